@@ -1,0 +1,137 @@
+# sps: single-pulse search tools.  GNU Make.
+#
+# make                 build every tool (CUDA parts too when nvcc is found)
+# make test            unit tests (cmocka) and tool tests (Bats)
+# make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
+# make sanitize        shorthand for a clean sanitized build and test run
+# make bench           benchmarks (print figures; not tests)
+# make install PREFIX=/usr/local DESTDIR=
+#
+# Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
+# tools/sps-NAME.c, man/sps-NAME.1, test/sps-NAME.bats, and NAME in TOOLS.
+
+VERSION = 0.1.0
+TOOLS = header fake filterbank cornerturn tscrunch
+TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+
+CC ?= cc
+OPT ?= -O2
+CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-DSPS_VERSION='"$(VERSION)"' -fopenmp -Ilib
+FITS_CFLAGS := $(shell pkg-config --cflags cfitsio 2>/dev/null)
+FITS_LIBS := $(shell pkg-config --libs cfitsio 2>/dev/null || echo -lcfitsio)
+LDLIBS_BASE = $(FITS_LIBS) -fopenmp -lm
+
+ifeq ($(SANITIZE),1)
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+NVCC =
+OPT = -O1
+BUILD_TAG = san
+else
+SAN =
+BUILD_TAG = std
+endif
+
+# CUDA is optional: found on PATH or in /usr/local/cuda.
+NVCC ?= $(shell command -v nvcc 2>/dev/null || \
+	(test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
+CUDA_ARCH ?= sm_90
+CUDA_COMPUTE = $(subst sm_,compute_,$(CUDA_ARCH))
+ifneq ($(strip $(NVCC)),)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCCFLAGS = -O3 -std=c++17 -Ilib -Xcompiler -Wall,-Wextra,-Werror \
+	-gencode arch=$(CUDA_COMPUTE),code=[$(CUDA_ARCH),$(CUDA_COMPUTE)]
+CUDA_DEFS = -DSPS_HAVE_CUDA
+CUDA_LIBS = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart \
+	-lstdc++
+KERNEL_SRC = $(wildcard kernels/*.cu)
+else
+CUDA_DEFS =
+CUDA_LIBS =
+KERNEL_SRC =
+endif
+
+CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
+LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
+
+O = .build/$(BUILD_TAG)
+LIB_SRC = $(wildcard lib/*.c)
+LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels/%.o)
+LIB = $(O)/libsps.a
+CLI_OBJ = $(O)/tools/cli.o
+BINS = $(TOOLS:%=tools/sps-%)
+UNIT_SRC = $(wildcard test/unit-*.c)
+UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
+AUX_SRC = $(wildcard test/aux-*.c)
+AUX = $(AUX_SRC:test/%.c=$(O)/test/%)
+MANS = $(wildcard man/*.[157])
+
+all: $(BINS)
+
+# Binaries in tools/ belong to the last build (plain or sanitized).
+tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) .build/flavour-$(BUILD_TAG)
+	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+.build/flavour-$(BUILD_TAG):
+	@mkdir -p .build && rm -f .build/flavour-* && touch $@
+
+$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(O)/tools/%.o: tools/%.c $(wildcard lib/*.h) $(wildcard tools/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(O)/test/unit-%: test/unit-%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS) -lcmocka
+
+# test/aux-*.c: small programs the Bats suites use (reference sums etc.).
+$(O)/test/aux-%: test/aux-%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+test: all $(UNITS) $(AUX)
+	@SPS_UNIT_DIR=$(O)/test sh test/run
+
+sanitize:
+	$(MAKE) SANITIZE=1 test
+
+bench: all
+	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
+
+lint-man:
+	mandoc -Tlint -W warning $(MANS)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	for m in $(MANS); do \
+		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; done
+
+uninstall:
+	rm -f $(BINS:tools/%=$(DESTDIR)$(BINDIR)/%)
+	for m in $(MANS); do \
+		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+
+clean:
+	rm -rf .build $(BINS)
+
+.PHONY: all test sanitize bench lint-man install uninstall clean
+.SECONDARY:

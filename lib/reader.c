@@ -1,0 +1,404 @@
+/* reader.c: the block reader and its SIGPROC source (see reader.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "codec.h"
+#include "reader.h"
+
+#define SNIFF_BYTES 8
+
+struct sigproc_source {
+	FILE		*f;
+	int		 owns_file;
+	int		 nbits;
+	int		 is_signed;
+	size_t		 nvalues;	/* per spectrum */
+	size_t		 spectrum_bytes;
+	unsigned char	*bytes;		/* raw block for read_float */
+	size_t		 bytes_len;
+	float		 carry[8];	/* values decoded past the last spectrum */
+	size_t		 ncarry;
+	uint64_t	 nread;		/* spectra handed out */
+	const char	*name;
+};
+
+static enum sps_err
+read_bytes(struct sigproc_source *s, unsigned char *buf, size_t len,
+    size_t *got)
+{
+	*got = fread(buf, 1, len, s->f);
+	if (*got < len && ferror(s->f))
+		return sps_fail(SPS_EIO, "%s: %s", s->name, strerror(errno));
+	return SPS_OK;
+}
+
+static enum sps_err
+truncated(struct sigproc_source *s, size_t partial_bytes)
+{
+	return sps_fail(SPS_ETRUNC, "%s: truncated data: the last spectrum "
+	    "(number %llu) has only %zu of its %zu bytes", s->name,
+	    (unsigned long long)s->nread, partial_bytes, s->spectrum_bytes);
+}
+
+static enum sps_err
+sigproc_read_raw(void *state, unsigned char *buf, size_t n, size_t *got)
+{
+	struct sigproc_source *s = state;
+	size_t nbytes;
+	enum sps_err e;
+
+	*got = 0;
+	if (s->nvalues * s->nbits % 8 != 0)
+		return sps_fail(SPS_EUSAGE, "%s: spectra of %zu %d-bit values "
+		    "are not whole bytes", s->name, s->nvalues, s->nbits);
+	if ((e = read_bytes(s, buf, n * s->spectrum_bytes, &nbytes)) != SPS_OK)
+		return e;
+	*got = nbytes / s->spectrum_bytes;
+	s->nread += *got;
+	if (nbytes % s->spectrum_bytes != 0)
+		return truncated(s, nbytes % s->spectrum_bytes);
+	return *got == 0 ? SPS_EEOF : SPS_OK;
+}
+
+static enum sps_err
+grow_bytes(struct sigproc_source *s, size_t len)
+{
+	unsigned char *grown;
+
+	if (len <= s->bytes_len)
+		return SPS_OK;
+	if ((grown = realloc(s->bytes, len)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory (%zu bytes)", len);
+	s->bytes = grown;
+	s->bytes_len = len;
+	return SPS_OK;
+}
+
+/* Values of sub-byte spectra need not start on byte boundaries: decode
+ * whole bytes and carry the values past the request to the next call. */
+static void
+keep_carry(struct sigproc_source *s, const unsigned char *last_byte,
+    size_t extra)
+{
+	int per_byte = 8 / s->nbits;
+	float tail[8];
+
+	sps_unpack(last_byte, tail, (size_t)per_byte, s->nbits, 0);
+	memcpy(s->carry, tail + per_byte - extra, extra * sizeof(float));
+	s->ncarry = extra;
+}
+
+static enum sps_err
+sigproc_read_float(void *state, float *buf, size_t n, size_t *got)
+{
+	struct sigproc_source *s = state;
+	size_t need = n * s->nvalues, to_decode, want, nbytes, avail, use;
+	size_t total, rest;
+	enum sps_err e;
+
+	*got = 0;
+	if (s->ncarry >= need) {
+		memcpy(buf, s->carry, need * sizeof(float));
+		s->ncarry -= need;
+		memmove(s->carry, s->carry + need, s->ncarry * sizeof(float));
+		*got = n;
+		s->nread += n;
+		return SPS_OK;
+	}
+	memcpy(buf, s->carry, s->ncarry * sizeof(float));
+	to_decode = need - s->ncarry;
+	want = sps_packed_bytes(to_decode, s->nbits);
+	if ((e = grow_bytes(s, want)) != SPS_OK ||
+	    (e = read_bytes(s, s->bytes, want, &nbytes)) != SPS_OK)
+		return e;
+	avail = nbytes * 8 / (size_t)s->nbits;
+	use = avail < to_decode ? avail : to_decode;
+	sps_unpack(s->bytes, buf + s->ncarry, use, s->nbits, s->is_signed);
+	total = s->ncarry + use;
+	s->ncarry = 0;
+	if (avail > use)
+		keep_carry(s, s->bytes + nbytes - 1, avail - use);
+	*got = total / s->nvalues;
+	s->nread += *got;
+	rest = total % s->nvalues;
+	if (rest * (size_t)s->nbits >= 8)
+		return truncated(s, rest * (size_t)s->nbits / 8);
+	return *got == 0 ? SPS_EEOF : SPS_OK;
+}
+
+static void
+sigproc_close(void *state)
+{
+	struct sigproc_source *s = state;
+
+	if (s == NULL)
+		return;
+	if (s->owns_file && s->f != NULL)
+		fclose(s->f);
+	free(s->bytes);
+	free(s);
+}
+
+static const struct sps_source_ops sigproc_ops = {
+	sigproc_read_raw, sigproc_read_float, sigproc_close,
+};
+
+/* nsamples from the file size when f is a regular file. */
+static enum sps_err
+count_spectra(struct sps_reader *r, FILE *f)
+{
+	struct stat st;
+	uint64_t data_bits, spectrum_bits, rest;
+
+	r->nsamples = SPS_NSAMPLES_UNKNOWN;
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+		return SPS_OK;
+	if ((uint64_t)st.st_size < r->hdr.length)
+		return sps_fail(SPS_ETRUNC, "%s: file shorter than its header",
+		    r->name);
+	data_bits = ((uint64_t)st.st_size - r->hdr.length) * 8;
+	spectrum_bits = (uint64_t)sps_spectrum_values(&r->hdr) *
+	    (uint64_t)r->hdr.nbits;
+	r->nsamples = data_bits / spectrum_bits;
+	rest = data_bits - r->nsamples * spectrum_bits;
+	if (rest >= 8)
+		return sps_fail(SPS_ETRUNC, "%s: truncated data: %llu bytes "
+		    "after the last whole spectrum (of %llu bytes)", r->name,
+		    (unsigned long long)(rest / 8),
+		    (unsigned long long)((spectrum_bits + 7) / 8));
+	return SPS_OK;
+}
+
+enum sps_err
+sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
+    const unsigned char *prefix, size_t nprefix)
+{
+	struct sigproc_source *s;
+	enum sps_err e;
+
+	if ((e = sps_header_read(f, prefix, nprefix, &r->hdr)) != SPS_OK)
+		return sps_fail(e, "%s: %s", name, sps_errmsg());
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	s->f = f;
+	s->nbits = r->hdr.nbits;
+	s->is_signed = r->hdr.nbits == 8 && r->hdr.sign < 0;
+	s->nvalues = sps_spectrum_values(&r->hdr);
+	s->spectrum_bytes = sps_spectrum_bytes(&r->hdr);
+	s->name = name;
+	r->ops = &sigproc_ops;
+	r->state = s;
+	return count_spectra(r, f);
+}
+
+static int
+is_fits(const unsigned char *head, size_t n)
+{
+	return n >= 8 && memcmp(head, "SIMPLE  ", 8) == 0;
+}
+
+enum sps_err
+sps_reader_open(struct sps_reader *r, const char *path)
+{
+	char *paths[1];
+
+	paths[0] = (char *)(path == NULL ? "-" : path);
+	return sps_reader_open_many(r, paths, 1);
+}
+
+static enum sps_err
+open_input(const char *path, FILE **f, const char **name)
+{
+	if (strcmp(path, "-") == 0) {
+		*f = stdin;
+		*name = "stdin";
+		return SPS_OK;
+	}
+	*name = path;
+	if ((*f = fopen(path, "rb")) == NULL)
+		return sps_fail(SPS_EIO, "%s: %s", path, strerror(errno));
+	return SPS_OK;
+}
+
+static enum sps_err
+open_one(struct sps_reader *r, const char *path)
+{
+	unsigned char head[SNIFF_BYTES];
+	const char *name;
+	enum sps_err e;
+	size_t n;
+	FILE *f;
+
+	if ((e = open_input(path, &f, &name)) != SPS_OK)
+		return e;
+	r->name = name;
+	n = fread(head, 1, sizeof(head), f);
+	if (n < sizeof(head) && ferror(f)) {
+		e = sps_fail(SPS_EIO, "%s: %s", name, strerror(errno));
+	} else if (n == 0) {
+		e = sps_fail(SPS_ETRUNC, "%s: empty input (no header)", name);
+	} else if (is_fits(head, n)) {
+		char *paths[1] = { (char *)path };
+
+		if (f != stdin)
+			fclose(f);
+		f = NULL;
+		e = sps_reader_attach_psrfits(r, paths, 1);
+	} else {
+		e = sps_reader_attach_sigproc(r, f, name, head, n);
+		if (r->state != NULL)
+			((struct sigproc_source *)r->state)->owns_file =
+			    f != stdin;
+	}
+	if (e != SPS_OK && r->state == NULL && f != NULL && f != stdin)
+		fclose(f);
+	return e;
+}
+
+static void
+reader_reset(struct sps_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+	sps_header_init(&r->hdr);
+	r->nsamples = SPS_NSAMPLES_UNKNOWN;
+}
+
+enum sps_err
+sps_reader_open_many(struct sps_reader *r, char *const *paths, int npaths)
+{
+	return sps_reader_open_joined(r, paths, npaths, 0);
+}
+
+enum sps_err
+sps_reader_open_joined(struct sps_reader *r, char *const *paths, int npaths,
+    int fill_gaps)
+{
+	unsigned char head[SNIFF_BYTES];
+	enum sps_err e;
+	size_t n = 0;
+	FILE *f;
+
+	reader_reset(r);
+	if (npaths < 1)
+		return sps_fail(SPS_EUSAGE, "no input");
+	if (npaths == 1) {
+		if ((e = open_one(r, paths[0])) != SPS_OK)
+			sps_reader_close(r);
+		return e;
+	}
+	/* Several files: PSRFITS joins its own; SIGPROC goes through chain. */
+	if ((f = fopen(paths[0], "rb")) != NULL) {
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	if (is_fits(head, n))
+		e = sps_reader_attach_psrfits(r, paths, npaths);
+	else
+		e = sps_reader_attach_chain(r, paths, npaths, fill_gaps);
+	if (e != SPS_OK)
+		sps_reader_close(r);
+	return e;
+}
+
+enum sps_err
+sps_reader_read_raw(struct sps_reader *r, unsigned char *buf, size_t n,
+    size_t *got)
+{
+	enum sps_err e;
+
+	*got = 0;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && n > r->nsamples -
+	    r->position)
+		n = (size_t)(r->nsamples - r->position);
+	if (r->ops->read_raw == NULL)
+		return sps_fail(SPS_EUSAGE, "%s: raw reads not available for "
+		    "this format", r->name);
+	e = r->ops->read_raw(r->state, buf, n, got);
+	r->position += *got;
+	if (e == SPS_EEOF && r->nsamples == SPS_NSAMPLES_UNKNOWN)
+		r->nsamples = r->position;
+	return e;
+}
+
+static enum sps_err
+read_via_raw(struct sps_reader *r, float *buf, size_t n, size_t *got)
+{
+	size_t len = n * sps_spectrum_bytes(&r->hdr);
+	enum sps_err e;
+
+	if (len > r->scratch_len) {
+		unsigned char *grown = realloc(r->scratch, len);
+
+		if (grown == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		r->scratch = grown;
+		r->scratch_len = len;
+	}
+	e = r->ops->read_raw(r->state, r->scratch, n, got);
+	sps_unpack(r->scratch, buf, *got * sps_spectrum_values(&r->hdr),
+	    r->hdr.nbits, r->hdr.nbits == 8 && r->hdr.sign < 0);
+	return e;
+}
+
+enum sps_err
+sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
+{
+	enum sps_err e;
+
+	*got = 0;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && n > r->nsamples -
+	    r->position)
+		n = (size_t)(r->nsamples - r->position);
+	if (n == 0)
+		return r->nsamples == r->position ? SPS_EEOF : SPS_OK;
+	if (r->ops->read_float != NULL)
+		e = r->ops->read_float(r->state, buf, n, got);
+	else
+		e = read_via_raw(r, buf, n, got);
+	r->position += *got;
+	if (e == SPS_EEOF && r->nsamples == SPS_NSAMPLES_UNKNOWN)
+		r->nsamples = r->position;
+	return e;
+}
+
+enum sps_err
+sps_reader_skip(struct sps_reader *r, uint64_t n)
+{
+	size_t block = 4096, got;
+	enum sps_err e = SPS_OK;
+	float *buf;
+
+	if ((buf = malloc(block * sps_spectrum_values(&r->hdr) *
+	    sizeof(float))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	while (n > 0) {
+		size_t take = n < block ? (size_t)n : block;
+
+		if ((e = sps_reader_read(r, buf, take, &got)) != SPS_OK)
+			break;
+		n -= got;
+	}
+	free(buf);
+	if (e == SPS_EEOF)
+		return sps_fail(SPS_ETRUNC, "%s: cannot skip past the end of "
+		    "the data", r->name);
+	return e;
+}
+
+void
+sps_reader_close(struct sps_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->ops != NULL && r->ops->close != NULL)
+		r->ops->close(r->state);
+	r->ops = NULL;
+	r->state = NULL;
+	free(r->scratch);
+	r->scratch = NULL;
+	r->scratch_len = 0;
+	sps_header_free(&r->hdr);
+}

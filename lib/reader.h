@@ -1,0 +1,84 @@
+/* reader.h: data blocks from any input the suite reads.
+ *
+ * A reader hands out spectra (nifs*nchans values each, time-major) from a
+ * SIGPROC file or stream, a PSRFITS file, or several files in time order,
+ * with bounded memory.  Every format feeds this one interface through
+ * struct sps_source (below). */
+#ifndef SPS_READER_H
+#define SPS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "header.h"
+
+#define SPS_NSAMPLES_UNKNOWN UINT64_MAX
+
+/* One format's implementation behind a reader. */
+struct sps_source_ops {
+	/* Read up to n spectra as raw bytes in the header's nbits packing.
+	 * Sets *got; SPS_EEOF with *got == 0 at a clean end; SPS_ETRUNC for a
+	 * partial last spectrum. */
+	enum sps_err (*read_raw)(void *state, unsigned char *buf, size_t n,
+	    size_t *got);
+	/* Read up to n spectra as float32 (optional: NULL means unpack raw). */
+	enum sps_err (*read_float)(void *state, float *buf, size_t n,
+	    size_t *got);
+	void (*close)(void *state);
+};
+
+struct sps_reader {
+	struct sps_header	 hdr;		/* as read; nbits is the file's */
+	uint64_t		 nsamples;	/* spectra, or SPS_NSAMPLES_UNKNOWN */
+	uint64_t		 position;	/* spectra handed out so far */
+	const char		*name;		/* file name, "stdin" for - */
+	const struct sps_source_ops *ops;
+	void			*state;
+	unsigned char		*scratch;	/* raw block for read_float */
+	size_t			 scratch_len;
+	uint64_t		 gap_spectra;	/* filled between joined files */
+};
+
+/* Open path ("-" or NULL for standard input).  The format is recognised by
+ * content (HEADER_START or a FITS "SIMPLE" card). */
+enum sps_err sps_reader_open(struct sps_reader *r, const char *path);
+
+/* Open several files in time order as one stream (SIGPROC or PSRFITS). */
+enum sps_err sps_reader_open_many(struct sps_reader *r, char *const *paths,
+    int npaths);
+
+/* Like sps_reader_open_many for SIGPROC files, with a choice for gaps
+ * between files: refused (fill_gaps 0) or filled with the mean of the
+ * previous file's last block (fill_gaps 1).  Files must agree in nchans,
+ * nbits, nifs, tsamp, fch1 and foff, and follow each other in tstart
+ * (within half a sample); r->gap_spectra counts what was filled. */
+enum sps_err sps_reader_open_joined(struct sps_reader *r, char *const *paths,
+    int npaths, int fill_gaps);
+
+/* Read up to n spectra: raw bytes in hdr.nbits packing (buf holds
+ * n * sps_spectrum_bytes() bytes; sub-byte spectra are only handed out
+ * whole when a spectrum is a whole number of bytes, else n is rounded to
+ * keep block starts on byte boundaries). */
+enum sps_err sps_reader_read_raw(struct sps_reader *r, unsigned char *buf,
+    size_t n, size_t *got);
+
+/* Read up to n spectra as float32 (buf holds n * nifs * nchans floats). */
+enum sps_err sps_reader_read(struct sps_reader *r, float *buf, size_t n,
+    size_t *got);
+
+/* Skip n spectra (reads and discards on a pipe). */
+enum sps_err sps_reader_skip(struct sps_reader *r, uint64_t n);
+
+void sps_reader_close(struct sps_reader *r);
+
+/* Plug a format in: used by the SIGPROC and PSRFITS openers. */
+enum sps_err sps_reader_attach_sigproc(struct sps_reader *r, FILE *f,
+    const char *name, const unsigned char *prefix, size_t nprefix);
+enum sps_err sps_reader_attach_chain(struct sps_reader *r, char *const
+    *paths, int npaths, int fill_gaps);
+enum sps_err sps_reader_attach_psrfits(struct sps_reader *r, char *const
+    *paths, int npaths);
+
+#endif

@@ -1,0 +1,125 @@
+/* cli.c: shared main helpers (see cli.h). */
+#include <err.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static const char *progname = "sps";
+static int progress_shown;
+
+void
+cli_init(const char *name)
+{
+	progname = name;
+	signal(SIGPIPE, SIG_IGN);
+}
+
+double
+cli_double(const char *text, const char *option, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < lo || v > hi)
+		errx(1, "%s: '%s' is not a number in [%g, %g]", option, text,
+		    lo, hi);
+	return v;
+}
+
+long long
+cli_long(const char *text, const char *option, long long lo, long long hi)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (end == text || *end != '\0' || errno != 0 || v < lo || v > hi)
+		errx(1, "%s: '%s' is not an integer in [%lld, %lld]", option,
+		    text, lo, hi);
+	return v;
+}
+
+void
+cli_version(void)
+{
+	printf("%s %s\n", progname, SPS_VERSION);
+	exit(0);
+}
+
+void
+cli_check(enum sps_err code, const char *what)
+{
+	if (code == SPS_OK)
+		return;
+	if (what != NULL)
+		errx(1, "%s: %s", what, sps_errmsg());
+	errx(1, "%s", sps_errmsg());
+}
+
+void
+cli_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verrx(1, fmt, ap);
+}
+
+void
+cli_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s", usage);
+	exit(2);
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+void
+cli_progress(int quiet, double fraction, double data_seconds)
+{
+	static double start, last;
+	double t;
+
+	if (quiet)
+		return;
+	t = now_seconds();
+	if (start == 0)
+		start = last = t;
+	if (t - last < 1.0)
+		return;
+	last = t;
+	progress_shown = 1;
+	fprintf(stderr, "\r%s: %3.0f%% (%.1fx real time)", progname,
+	    100 * fraction, data_seconds / (t - start));
+}
+
+void
+cli_progress_done(int quiet)
+{
+	if (!quiet && progress_shown)
+		fprintf(stderr, "\n");
+	progress_shown = 0;
+}

@@ -1,0 +1,40 @@
+/* cli.h: what every sps tool's main shares: checked number parsing,
+ * the --version line, and reporting lib/ errors as "sps-NAME: ...". */
+#ifndef SPS_CLI_H
+#define SPS_CLI_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+/* Parse optarg as a number within [lo, hi]; on failure print
+ * "sps-NAME: OPTION: 'text' is not a number in [lo, hi]" and exit 1. */
+double cli_double(const char *text, const char *option, double lo,
+    double hi);
+long long cli_long(const char *text, const char *option, long long lo,
+    long long hi);
+
+/* Print "sps-NAME VERSION" on standard output and exit 0. */
+void cli_version(void) __attribute__((noreturn));
+
+/* Exit 1 with "sps-NAME: [what: ]<lib detail>" when code != SPS_OK. */
+void cli_check(enum sps_err code, const char *what);
+
+/* Exit 1 with "sps-NAME: what" (printf-style). */
+void cli_fail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Exit 2 after "sps-NAME: msg" and "usage: ..." (usage text given). */
+void cli_usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* Ignore SIGPIPE so a closed pipe is a write error we report, and set the
+ * program name used in messages. */
+void cli_init(const char *name);
+
+/* Progress on stderr: "sps-NAME: 42% (3.1x real time)" at most once a
+ * second; silent when quiet.  cli_progress_done ends the line. */
+void cli_progress(int quiet, double fraction, double data_seconds);
+void cli_progress_done(int quiet);
+
+#endif
