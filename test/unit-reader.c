@@ -1,0 +1,237 @@
+/* unit-reader: the block reader and writer round-trip every nbits, also
+ * when sub-byte spectra do not end on byte boundaries; truncation, temp
+ * files and joined files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "reader.h"
+#include "writer.h"
+
+static char dir[] = "/tmp/sps-unit-XXXXXX";
+
+static void
+make_header(struct sps_header *h, int nchans, int nbits)
+{
+	sps_header_init(h);
+	sps_header_set(h, "nchans", "1");
+	h->nchans = nchans;
+	sps_header_set(h, "nbits", "8");
+	h->nbits = nbits;
+	sps_header_set(h, "nifs", "1");
+	sps_header_set(h, "tsamp", "0.001");
+	sps_header_set(h, "fch1", "1500");
+	sps_header_set(h, "foff", "-1");
+	sps_header_set(h, "tstart", "60000");
+	sps_header_set(h, "data_type", "1");
+}
+
+static char *
+path_of(const char *name)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+/* Write nspectra of a ramp in blocks of `block`, read back in blocks of
+ * `rblock`, and compare. */
+static void
+roundtrip(int nchans, int nbits, size_t nspectra, size_t block,
+    size_t rblock)
+{
+	size_t nv = (size_t)nchans, i, got, done = 0;
+	float max = nbits == 32 ? 1e6f : (float)((1u << (nbits < 16 ? nbits :
+	    16)) - 1);
+	float *data = malloc(nspectra * nv * sizeof(float));
+	float *back = malloc(nspectra * nv * sizeof(float));
+	struct sps_header h;
+	struct sps_writer w;
+	struct sps_reader r;
+	enum sps_err e;
+
+	for (i = 0; i < nspectra * nv; i++)
+		data[i] = (float)((i * 2654435761u) % ((size_t)max + 1));
+	make_header(&h, nchans, nbits);
+	assert_int_equal(sps_writer_open(&w, path_of("rt.fil")), SPS_OK);
+	assert_int_equal(sps_writer_header(&w, &h), SPS_OK);
+	for (i = 0; i < nspectra; i += block)
+		assert_int_equal(sps_writer_spectra(&w, data + i * nv,
+		    i + block <= nspectra ? block : nspectra - i), SPS_OK);
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	assert_int_equal(w.nclipped, 0);
+	assert_int_equal(sps_reader_open(&r, path_of("rt.fil")), SPS_OK);
+	assert_int_equal(r.nsamples, nspectra);
+	while ((e = sps_reader_read(&r, back + done * nv, rblock, &got)) ==
+	    SPS_OK)
+		done += got;
+	assert_int_equal(e, SPS_EEOF);
+	assert_int_equal(done, nspectra);
+	assert_memory_equal(data, back, nspectra * nv * sizeof(float));
+	sps_reader_close(&r);
+	sps_header_free(&h);
+	free(data);
+	free(back);
+}
+
+static void
+test_roundtrip_every_nbits(void **state)
+{
+	static const int widths[] = { 1, 2, 4, 8, 16, 32 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		roundtrip(64, widths[i], 1000, 100, 77);
+		roundtrip(11, widths[i], 999, 7, 5);	/* unaligned spectra */
+		roundtrip(13, widths[i], 101, 1, 1);
+	}
+}
+
+static void
+test_truncated_data(void **state)
+{
+	struct sps_header h;
+	struct sps_writer w;
+	struct sps_reader r;
+	float v[20] = { 0 };
+	FILE *f = NULL;
+
+	(void)state;
+	make_header(&h, 10, 8);
+	sps_writer_open(&w, path_of("tr.fil"));
+	sps_writer_header(&w, &h);
+	sps_writer_spectra(&w, v, 2);
+	sps_writer_raw(&w, v, 3);	/* 3 stray bytes */
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	assert_int_equal(sps_reader_open(&r, path_of("tr.fil")), SPS_ETRUNC);
+	assert_non_null(strstr(sps_errmsg(), "truncated data"));
+	/* the same through a pipe: found at the end of the stream */
+	{
+		char cmd[300];
+		size_t got;
+		float buf[30];
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "cat %s", path_of("tr.fil"));
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		dup2(fileno(p), 0);
+		clearerr(stdin);
+		assert_int_equal(sps_reader_open(&r, "-"), SPS_OK);
+		assert_true(r.nsamples == SPS_NSAMPLES_UNKNOWN);
+		assert_int_equal(sps_reader_read(&r, buf, 3, &got), SPS_ETRUNC);
+		assert_int_equal(got, 2);
+		assert_non_null(strstr(sps_errmsg(), "truncated data"));
+		pclose(p);
+	}
+	(void)f;
+	sps_reader_close(&r);
+	sps_header_free(&h);
+}
+
+static void
+test_temp_name_until_close(void **state)
+{
+	struct sps_header h;
+	struct sps_writer w;
+
+	(void)state;
+	make_header(&h, 4, 8);
+	unlink(path_of("tmp.fil"));
+	assert_int_equal(sps_writer_open(&w, path_of("tmp.fil")), SPS_OK);
+	sps_writer_header(&w, &h);
+	assert_int_equal(access(path_of("tmp.fil"), F_OK), -1);
+	sps_writer_abort(&w);
+	assert_int_equal(access(path_of("tmp.fil"), F_OK), -1);
+	assert_int_equal(sps_writer_open(&w, path_of("tmp.fil")), SPS_OK);
+	sps_writer_header(&w, &h);
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	assert_int_equal(access(path_of("tmp.fil"), F_OK), 0);
+	sps_header_free(&h);
+}
+
+static void
+write_piece(const char *name, double tstart, size_t n, float value)
+{
+	struct sps_header h;
+	struct sps_writer w;
+	float v[4 * 10];
+	size_t i;
+
+	for (i = 0; i < 4 * n; i++)
+		v[i] = value;
+	make_header(&h, 4, 8);
+	h.tstart = tstart;
+	sps_writer_open(&w, path_of(name));
+	sps_writer_header(&w, &h);
+	sps_writer_spectra(&w, v, n);
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	sps_header_free(&h);
+}
+
+static void
+test_join(void **state)
+{
+	char a[256], b[256], c[256];
+	char *paths[2];
+	struct sps_reader r;
+	float buf[4 * 40];
+	size_t got;
+
+	(void)state;
+	write_piece("a.fil", 60000, 10, 1);
+	write_piece("b.fil", 60000 + 10 * 0.001 / 86400, 10, 2);
+	write_piece("c.fil", 60000 + 15 * 0.001 / 86400, 10, 3);
+	strcpy(a, path_of("a.fil"));
+	strcpy(b, path_of("b.fil"));
+	strcpy(c, path_of("c.fil"));
+	paths[0] = a;
+	paths[1] = b;
+	assert_int_equal(sps_reader_open_many(&r, paths, 2), SPS_OK);
+	assert_int_equal(r.nsamples, 20);
+	assert_int_equal(sps_reader_read(&r, buf, 40, &got), SPS_OK);
+	assert_int_equal(got, 10);
+	assert_int_equal(sps_reader_read(&r, buf + 40, 30, &got), SPS_OK);
+	assert_int_equal(got, 10);
+	assert_true(buf[0] == 1 && buf[79] == 2);
+	sps_reader_close(&r);
+	paths[0] = b;
+	paths[1] = a;
+	assert_int_equal(sps_reader_open_many(&r, paths, 2), SPS_EVALUE);
+	assert_non_null(strstr(sps_errmsg(), "out of order"));
+	paths[0] = a;
+	paths[1] = c;
+	assert_int_equal(sps_reader_open_many(&r, paths, 2), SPS_EVALUE);
+	assert_non_null(strstr(sps_errmsg(), "gap of 5.0 samples"));
+	assert_int_equal(sps_reader_open_joined(&r, paths, 2, 1), SPS_OK);
+	assert_int_equal(r.nsamples, 25);
+	assert_int_equal(r.gap_spectra, 5);
+	sps_reader_close(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_every_nbits),
+		cmocka_unit_test(test_truncated_data),
+		cmocka_unit_test(test_temp_name_until_close),
+		cmocka_unit_test(test_join),
+	};
+	int failed;
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	if (fork() == 0)
+		execlp("rm", "rm", "-rf", dir, (char *)NULL);
+	return failed;
+}
