@@ -55,6 +55,13 @@ const struct sps_keyword sps_keywords[] = {
 	KW("orig_hdrlen", SPS_KW_INT, orig_hdrlen, "sigpyproc"),
 	KW("new_hdrlen", SPS_KW_INT, new_hdrlen, "sigpyproc"),
 	KW("sampsize", SPS_KW_INT, sampsize, "sigpyproc"),
+	KW("sps_order", SPS_KW_INT, sps_order, "sps"),
+	KW("sps_block", SPS_KW_INT, sps_block, "sps"),
+	KW("sps_dmtime", SPS_KW_INT, sps_dmtime, "sps"),
+	KW("sps_maxdelay", SPS_KW_INT, sps_maxdelay, "sps"),
+	KW("sps_nchans_in", SPS_KW_INT, sps_nchans_in, "sps"),
+	KW("sps_scale", SPS_KW_DOUBLE, sps_scale, "sps"),
+	KW("sps_offset", SPS_KW_DOUBLE, sps_offset, "sps"),
 };
 const int sps_nkeywords = sizeof(sps_keywords) / sizeof(sps_keywords[0]);
 
@@ -74,6 +81,8 @@ sps_header_init(struct sps_header *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->fchannel = NULL;
+	h->dms = NULL;
+	h->scrunch = NULL;
 }
 
 void
@@ -82,8 +91,38 @@ sps_header_free(struct sps_header *h)
 	if (h == NULL)
 		return;
 	free(h->fchannel);
+	free(h->dms);
+	free(h->scrunch);
 	h->fchannel = NULL;
 	h->nfchannel = 0;
+	h->dms = NULL;
+	h->scrunch = NULL;
+	h->ndms = 0;
+}
+
+enum sps_err
+sps_header_set_dms(struct sps_header *h, const double *dms,
+    const int *scrunch, int ndms)
+{
+	double *d = malloc((size_t)ndms * sizeof(double));
+	int *s = malloc((size_t)ndms * sizeof(int));
+	int i;
+
+	if (d == NULL || s == NULL) {
+		free(d);
+		free(s);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < ndms; i++) {
+		d[i] = dms[i];
+		s[i] = scrunch != NULL ? scrunch[i] : 1;
+	}
+	free(h->dms);
+	free(h->scrunch);
+	h->dms = d;
+	h->scrunch = s;
+	h->ndms = ndms;
+	return SPS_OK;
 }
 
 enum sps_err
@@ -91,6 +130,9 @@ sps_header_copy(struct sps_header *dst, const struct sps_header *src)
 {
 	*dst = *src;
 	dst->fchannel = NULL;
+	dst->dms = NULL;
+	dst->scrunch = NULL;
+	dst->ndms = 0;
 	if (src->nfchannel > 0) {
 		size_t len = (size_t)src->nfchannel * sizeof(double);
 
@@ -98,6 +140,9 @@ sps_header_copy(struct sps_header *dst, const struct sps_header *src)
 			return sps_fail(SPS_ENOMEM, "out of memory");
 		memcpy(dst->fchannel, src->fchannel, len);
 	}
+	if (src->ndms > 0)
+		return sps_header_set_dms(dst, src->dms, src->scrunch,
+		    src->ndms);
 	return SPS_OK;
 }
 
@@ -133,6 +178,7 @@ struct hin {
 	const unsigned char	*prefix;
 	size_t			 nprefix;
 	size_t			 offset;
+	size_t			 allowance;	/* DM table bytes, not limited */
 };
 
 static enum sps_err
@@ -156,7 +202,7 @@ hin_read(struct hin *in, void *buf, size_t len, const char *what)
 		    what, in->offset);
 	}
 	in->offset += len;
-	if (in->offset > SPS_HEADER_MAX)
+	if (in->offset > SPS_HEADER_MAX + in->allowance)
 		return sps_fail(SPS_EFORMAT,
 		    "header longer than %d bytes (no HEADER_END by byte %zu)",
 		    SPS_HEADER_MAX, in->offset);
@@ -229,6 +275,40 @@ add_fchannel(struct sps_header *h, double f)
 	return SPS_OK;
 }
 
+/* DM_TABLE: int32 count, then count x (double dm, int32 scrunch). */
+static enum sps_err
+read_dm_table(struct hin *in, struct sps_header *h, size_t at)
+{
+	enum sps_err e;
+	int32_t n, f;
+	double dm;
+	int i;
+
+	if ((e = hin_read(in, &n, 4, "the DM_TABLE count")) != SPS_OK)
+		return e;
+	if (n < 1 || n > SPS_DMS_MAX || h->ndms > 0)
+		return sps_fail(SPS_EFORMAT, "DM_TABLE at byte %zu: %d "
+		    "trials (not in 1..%d, or a second table)", at, (int)n,
+		    SPS_DMS_MAX);
+	in->allowance += (size_t)n * 12;
+	h->dms = malloc((size_t)n * sizeof(double));
+	h->scrunch = malloc((size_t)n * sizeof(int));
+	if (h->dms == NULL || h->scrunch == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		if ((e = hin_read(in, &dm, 8, "the DM_TABLE")) != SPS_OK ||
+		    (e = hin_read(in, &f, 4, "the DM_TABLE")) != SPS_OK)
+			return e;
+		if (!isfinite(dm) || f < 1)
+			return sps_fail(SPS_EVALUE, "DM_TABLE entry %d: DM %g, "
+			    "scrunch %d", i, dm, (int)f);
+		h->dms[i] = dm;
+		h->scrunch[i] = f;
+		h->ndms = i + 1;
+	}
+	return SPS_OK;
+}
+
 static enum sps_err
 read_keyword(struct hin *in, struct sps_header *h, const char *name,
     size_t at, int *in_table)
@@ -245,6 +325,8 @@ read_keyword(struct hin *in, struct sps_header *h, const char *name,
 		*in_table = 0;
 		return SPS_OK;
 	}
+	if (strcmp(name, "DM_TABLE") == 0)
+		return read_dm_table(in, h, at);
 	if (strcmp(name, "fchannel") == 0) {
 		if ((e = hin_read(in, &f, 8, "the value of fchannel")) != SPS_OK)
 			return e;
@@ -263,7 +345,7 @@ enum sps_err
 sps_header_read(FILE *in_file, const unsigned char *prefix, size_t nprefix,
     struct sps_header *h)
 {
-	struct hin in = { in_file, prefix, nprefix, 0 };
+	struct hin in = { in_file, prefix, nprefix, 0, 0 };
 	char token[SPS_STRING_MAX + 1];
 	int in_table = 0;
 	enum sps_err e;
@@ -341,6 +423,12 @@ sps_header_check(const struct sps_header *h)
 	if (!isfinite(h->fch1) || !isfinite(h->foff))
 		return sps_fail(SPS_EVALUE, "fch1 %g, foff %g: not finite",
 		    h->fch1, h->foff);
+	if (h->sps_dmtime && h->ndms < 1)
+		return sps_fail(SPS_EVALUE, "DM-time stream without a "
+		    "DM_TABLE");
+	if (h->sps_dmtime && h->sps_block < 1)
+		return sps_fail(SPS_EVALUE, "DM-time stream: sps_block %d "
+		    "< 1", h->sps_block);
 	if (h->nfchannel > 0 && h->nfchannel != h->nchans)
 		return sps_fail(SPS_EVALUE, "frequency table has %d entries "
 		    "for %d channels", h->nfchannel, h->nchans);
@@ -399,6 +487,23 @@ put_frequency_table(FILE *out, const struct sps_header *h)
 	return put_token(out, "FREQUENCY_END");
 }
 
+static int
+put_dm_table(FILE *out, const struct sps_header *h)
+{
+	int32_t n = h->ndms, f;
+	int i;
+
+	if (!put_token(out, "DM_TABLE") || fwrite(&n, 4, 1, out) != 1)
+		return 0;
+	for (i = 0; i < h->ndms; i++) {
+		f = h->scrunch[i];
+		if (fwrite(&h->dms[i], 8, 1, out) != 1 ||
+		    fwrite(&f, 4, 1, out) != 1)
+			return 0;
+	}
+	return 1;
+}
+
 enum sps_err
 sps_header_write(FILE *out, const struct sps_header *h)
 {
@@ -414,6 +519,8 @@ sps_header_write(FILE *out, const struct sps_header *h)
 			goto fail;
 	}
 	if (h->nfchannel > 0 && !put_frequency_table(out, h))
+		goto fail;
+	if (h->ndms > 0 && !put_dm_table(out, h))
 		goto fail;
 	if (!put_token(out, "HEADER_END"))
 		goto fail;
@@ -453,6 +560,8 @@ sps_header_size(const struct sps_header *h)
 		len += 4 + strlen("FREQUENCY_START") + 4 +
 		    strlen("FREQUENCY_END") +
 		    (size_t)h->nfchannel * (4 + strlen("fchannel") + 8);
+	if (h->ndms > 0)
+		len += 4 + strlen("DM_TABLE") + 4 + (size_t)h->ndms * 12;
 	return len;
 }
 

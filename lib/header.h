@@ -15,6 +15,7 @@
 
 #define SPS_HEADER_MAX	65536	/* longest header accepted, bytes */
 #define SPS_STRING_MAX	80	/* longest token or string value */
+#define SPS_DMS_MAX	(1 << 24)	/* most trials in a DM_TABLE */
 
 enum sps_kwtype {
 	SPS_KW_INT,	/* 4-byte int */
@@ -66,6 +67,21 @@ struct sps_header {
 	double	period;		/* s */
 	double	flux, pb, ecc, asini, accel;	/* sigpyproc */
 
+	/* sps streams: keywords SIGPROC does not know, so that SIGPROC
+	 * readers refuse these streams rather than misread them */
+	int	sps_order;	/* 1: channel-major blocks (sps-cornerturn) */
+	int	sps_block;	/* samples per block of a channel-major or
+				 * DM-time stream */
+	int	sps_dmtime;	/* 1: DM-time stream (sps-dedisperse) */
+	int	sps_maxdelay;	/* base samples of the input lost at its end
+				 * to the largest delay of the plan */
+	int	sps_nchans_in;	/* channels that were summed */
+	double	sps_scale, sps_offset;	/* 8/16-bit DM-time: value =
+					 * raw * scale + offset */
+	double	*dms;		/* DM_TABLE: ndms trial DMs, pc cm^-3 */
+	int	*scrunch;	/* DM_TABLE: each trial's time-scrunch factor */
+	int	ndms;
+
 	uint64_t present;	/* bit i: keyword i of the table was seen */
 	size_t	length;		/* bytes of header read (0 if built) */
 };
@@ -84,10 +100,10 @@ extern const int sps_nkeywords;
 /* Index of a keyword in the table, or -1. */
 int sps_keyword_find(const char *name);
 
-/* A header with every field zero, fchannel NULL, nothing present. */
+/* A header with every field zero, tables NULL, nothing present. */
 void sps_header_init(struct sps_header *h);
 void sps_header_free(struct sps_header *h);
-/* Deep copy (duplicates the fchannel table). */
+/* Deep copy (duplicates the fchannel and DM tables). */
 enum sps_err sps_header_copy(struct sps_header *dst,
     const struct sps_header *src);
 
@@ -121,6 +137,10 @@ enum sps_err sps_header_set(struct sps_header *h, const char *name,
 /* Format keyword i's value as text into buf (for printing and JSON). */
 void sps_header_format(const struct sps_header *h, int i, char *buf,
     size_t len);
+
+/* Replace the DM table (copies dms and scrunch; scrunch NULL = all 1). */
+enum sps_err sps_header_set_dms(struct sps_header *h, const double *dms,
+    const int *scrunch, int ndms);
 
 /* Derived values. */
 size_t sps_spectrum_bytes(const struct sps_header *h);	/* one spectrum, ceil */

@@ -56,6 +56,14 @@ test_every_keyword_roundtrip(void **state)
 	h.nfchannel = h.nchans;
 	for (k = 0; k < h.nchans; k++)
 		h.fchannel[k] = 1500.25 - 0.5 * k;
+	{
+		double dms[3] = { 0, 10.5, 3000 };
+		int sc[3] = { 1, 2, 4 };
+
+		assert_int_equal(sps_header_set_dms(&h, dms, sc, 3), SPS_OK);
+		h.sps_dmtime = 1;
+		h.sps_block = 4096;
+	}
 	f = open_memstream(&buf, &len);
 	assert_int_equal(sps_header_write(f, &h), SPS_OK);
 	fclose(f);
@@ -75,6 +83,8 @@ test_every_keyword_roundtrip(void **state)
 	assert_int_equal(back.nfchannel, h.nchans);
 	assert_memory_equal(back.fchannel, h.fchannel,
 	    h.nchans * sizeof(double));
+	assert_int_equal(back.ndms, 3);
+	assert_true(back.dms[1] == 10.5 && back.scrunch[2] == 4);
 	sps_header_free(&h);
 	sps_header_free(&back);
 	free(buf);
