@@ -20,8 +20,11 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 
 CC ?= cc
-OPT ?= -O2
-CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+OPT ?= -O3
+# The dedispersion and search loops want the host's widest SIMD; set
+# ARCH= (empty) to build binaries for other machines.
+ARCH ?= -march=native
+CFLAGS_BASE = -std=c11 $(OPT) $(ARCH) -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-DSPS_VERSION='"$(VERSION)"' -fopenmp -Ilib
 FITS_CFLAGS := $(shell pkg-config --cflags cfitsio 2>/dev/null)
 FITS_LIBS := $(shell pkg-config --libs cfitsio 2>/dev/null || echo -lcfitsio)

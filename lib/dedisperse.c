@@ -1,0 +1,442 @@
+/* dedisperse.c: tiled direct dedispersion on the CPU (dedisperse.h). */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dedisperse.h"
+#include "dmdelay.h"
+
+#define TILE_TIME	1024	/* output samples per tile */
+#define TILE_TRIALS	16	/* trials per tile */
+
+struct sps_dedisp_plan {
+	int	 nchans, nifs, nlive;
+	int	*live;		/* channel numbers summed */
+	double	*freq;		/* MHz of each live channel */
+	double	 fref, tsamp;
+	int	 ndms;
+	double	*dms;
+	int	*scrunch;
+	int	 max_scrunch;
+	int	 nlevels;	/* scrunch factors 1, 2, ..., max_scrunch */
+	size_t	 max_delay;
+	int	 nthreads;
+	size_t	*offsets;	/* trial i's output offset for offsets_nout */
+	size_t	 offsets_nout;
+	float	*work;		/* channel-major levels, see level_offset() */
+	size_t	 work_nin;	/* nin the work buffer was sized for */
+};
+
+static int
+is_power_of_2(int f)
+{
+	return f > 0 && (f & (f - 1)) == 0;
+}
+
+static int
+log2_of(int f)
+{
+	int k = 0;
+
+	while ((1 << k) < f)
+		k++;
+	return k;
+}
+
+static enum sps_err
+check_trials(const double *dms, const int *scrunch, int ndms)
+{
+	int i;
+
+	if (ndms < 1)
+		return sps_fail(SPS_EVALUE, "no DM trials");
+	for (i = 0; i < ndms; i++) {
+		if (!isfinite(dms[i]) || dms[i] < 0)
+			return sps_fail(SPS_EVALUE, "trial %d: DM %g is "
+			    "negative or not finite", i, dms[i]);
+		if (scrunch != NULL && !is_power_of_2(scrunch[i]))
+			return sps_fail(SPS_EVALUE, "trial %d (DM %g): scrunch "
+			    "factor %d is not a power of 2", i, dms[i],
+			    scrunch[i]);
+	}
+	return SPS_OK;
+}
+
+static enum sps_err
+copy_trials(struct sps_dedisp_plan *p, const double *dms, const int *scrunch,
+    int ndms)
+{
+	int i;
+
+	p->dms = malloc((size_t)ndms * sizeof(double));
+	p->scrunch = malloc((size_t)ndms * sizeof(int));
+	if (p->dms == NULL || p->scrunch == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	p->ndms = ndms;
+	p->max_scrunch = 1;
+	for (i = 0; i < ndms; i++) {
+		p->dms[i] = dms[i];
+		p->scrunch[i] = scrunch != NULL ? scrunch[i] : 1;
+		if (p->scrunch[i] > p->max_scrunch)
+			p->max_scrunch = p->scrunch[i];
+	}
+	p->nlevels = log2_of(p->max_scrunch) + 1;
+	return SPS_OK;
+}
+
+static enum sps_err
+choose_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
+    const unsigned char *kill)
+{
+	int c;
+
+	p->live = malloc((size_t)h->nchans * sizeof(int));
+	p->freq = malloc((size_t)h->nchans * sizeof(double));
+	if (p->live == NULL || p->freq == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	p->fref = -INFINITY;
+	for (c = 0; c < h->nchans; c++) {
+		double f = sps_channel_freq(h, c);
+
+		if (f > p->fref)
+			p->fref = f;
+		if (kill != NULL && kill[c])
+			continue;
+		p->live[p->nlive] = c;
+		p->freq[p->nlive++] = f;
+	}
+	if (p->nlive == 0)
+		return sps_fail(SPS_EVALUE, "every channel is killed");
+	if (!(p->fref > 0))
+		return sps_fail(SPS_EVALUE, "channel frequencies must be "
+		    "positive (highest %g MHz)", p->fref);
+	return SPS_OK;
+}
+
+static long
+shift_of(const struct sps_dedisp_plan *p, int trial, int live)
+{
+	return sps_dm_delay_samples(p->dms[trial], p->freq[live], p->fref,
+	    p->tsamp * p->scrunch[trial]);
+}
+
+static void
+find_max_delay(struct sps_dedisp_plan *p)
+{
+	int i, c;
+
+	p->max_delay = 0;
+	for (i = 0; i < p->ndms; i++)
+		for (c = 0; c < p->nlive; c++) {
+			long s = shift_of(p, i, c) * p->scrunch[i];
+
+			if (s > 0 && (size_t)s > p->max_delay)
+				p->max_delay = (size_t)s;
+		}
+}
+
+enum sps_err
+sps_dedisp_create(struct sps_dedisp_plan **plan, const struct sps_header *h,
+    const double *dms, const int *scrunch, int ndms,
+    const unsigned char *kill, int nthreads)
+{
+	struct sps_dedisp_plan *p;
+	enum sps_err e;
+
+	*plan = NULL;
+	if ((e = check_trials(dms, scrunch, ndms)) != SPS_OK)
+		return e;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	p->nchans = h->nchans;
+	p->nifs = h->nifs;
+	p->tsamp = h->tsamp;
+	p->nthreads = nthreads > 0 ? nthreads : omp_get_max_threads();
+	p->offsets = malloc(((size_t)ndms + 1) * sizeof(size_t));
+	if (p->offsets == NULL) {
+		sps_dedisp_free(p);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	if ((e = copy_trials(p, dms, scrunch, ndms)) != SPS_OK ||
+	    (e = choose_channels(p, h, kill)) != SPS_OK) {
+		sps_dedisp_free(p);
+		return e;
+	}
+	find_max_delay(p);
+	*plan = p;
+	return SPS_OK;
+}
+
+void
+sps_dedisp_free(struct sps_dedisp_plan *p)
+{
+	if (p == NULL)
+		return;
+	free(p->live);
+	free(p->freq);
+	free(p->dms);
+	free(p->scrunch);
+	free(p->work);
+	free(p->offsets);
+	free(p);
+}
+
+size_t
+sps_dedisp_max_delay(const struct sps_dedisp_plan *p)
+{
+	return p->max_delay;
+}
+
+int
+sps_dedisp_max_scrunch(const struct sps_dedisp_plan *p)
+{
+	return p->max_scrunch;
+}
+
+size_t
+sps_dedisp_out_offset(const struct sps_dedisp_plan *p, size_t nout,
+    int trial)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < trial; i++)
+		off += nout / (size_t)p->scrunch[i];
+	return off;
+}
+
+size_t
+sps_dedisp_out_size(const struct sps_dedisp_plan *p, size_t nout)
+{
+	return sps_dedisp_out_offset(p, nout, p->ndms);
+}
+
+/* Level k holds the data scrunched by 2^k, channel-major: nlive rows of
+ * nin >> k samples, one after another. */
+static size_t
+level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
+{
+	size_t off = 0;
+	int j;
+
+	for (j = 0; j < k; j++)
+		off += (size_t)p->nlive * (nin >> j);
+	return off;
+}
+
+size_t
+sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin)
+{
+	return level_offset(p, nin, p->nlevels) * sizeof(float);
+}
+
+/* Time-major spectra to channel-major rows of live channels, IFs summed,
+ * in cache-sized tiles. */
+static void
+transpose(const struct sps_dedisp_plan *p, const float *in, size_t nin,
+    float *rows)
+{
+	size_t stride = (size_t)p->nchans * (size_t)p->nifs;
+	long t0;
+
+#pragma omp parallel for num_threads(p->nthreads) schedule(static)
+	for (t0 = 0; t0 < (long)nin; t0 += 64) {
+		size_t tend = (size_t)t0 + 64 < nin ? (size_t)t0 + 64 : nin;
+		int c, f;
+
+		for (c = 0; c < p->nlive; c++) {
+			float *row = rows + (size_t)c * nin;
+			size_t t;
+
+			for (t = (size_t)t0; t < tend; t++) {
+				const float *spec = in + t * stride;
+				float v = spec[p->live[c]];
+
+				for (f = 1; f < p->nifs; f++)
+					v += spec[(size_t)f * p->nchans +
+					    p->live[c]];
+				row[t] = v;
+			}
+		}
+	}
+}
+
+static void
+scrunch_level(const struct sps_dedisp_plan *p, const float *prev,
+    size_t nprev, float *next)
+{
+	size_t nnext = nprev / 2;
+	int c;
+
+#pragma omp parallel for num_threads(p->nthreads) schedule(static)
+	for (c = 0; c < p->nlive; c++) {
+		const float *a = prev + (size_t)c * nprev;
+		float *b = next + (size_t)c * nnext;
+		size_t j;
+
+		for (j = 0; j < nnext; j++)
+			b[j] = a[2 * j] + a[2 * j + 1];
+	}
+}
+
+/* acc[t] += the sum of four shifted rows, t < n. */
+static void
+add4(float *restrict acc, const float *restrict r0, const float *restrict r1,
+    const float *restrict r2, const float *restrict r3, size_t n)
+{
+	size_t t;
+
+#pragma omp simd
+	for (t = 0; t < n; t++)
+		acc[t] += (r0[t] + r1[t]) + (r2[t] + r3[t]);
+}
+
+static void
+add1(float *restrict acc, const float *restrict r0, size_t n)
+{
+	size_t t;
+
+#pragma omp simd
+	for (t = 0; t < n; t++)
+		acc[t] += r0[t];
+}
+
+/* One tile: trials [d0, d1) (same scrunch factor), output samples
+ * [j0, j1) of that factor's grid. */
+static void
+dedisperse_tile(const struct sps_dedisp_plan *p, const float *level,
+    size_t nlev, int d0, int d1, size_t j0, size_t j1, float *out,
+    size_t nout, long *shifts)
+{
+	size_t n = j1 - j0;
+	int d, c;
+
+	(void)nout;
+	for (d = d0; d < d1; d++) {
+		memset(out + p->offsets[d] + j0, 0,
+		    n * sizeof(float));
+		for (c = 0; c < p->nlive; c++)
+			shifts[(size_t)(d - d0) * p->nlive + c] =
+			    shift_of(p, d, c);
+	}
+	for (c = 0; c + 4 <= p->nlive; c += 4) {
+		const float *r = level + (size_t)c * nlev + j0;
+
+		for (d = d0; d < d1; d++) {
+			const long *s = shifts + (size_t)(d - d0) * p->nlive + c;
+
+			add4(out + p->offsets[d] + j0,
+			    r + s[0], r + nlev + s[1], r + 2 * nlev + s[2],
+			    r + 3 * nlev + s[3], n);
+		}
+	}
+	for (; c < p->nlive; c++)
+		for (d = d0; d < d1; d++)
+			add1(out + p->offsets[d] + j0,
+			    level + (size_t)c * nlev + j0 +
+			    shifts[(size_t)(d - d0) * p->nlive + c], n);
+}
+
+/* Work items: runs of up to TILE_TRIALS trials of one scrunch factor,
+ * crossed with time tiles. */
+struct tile {
+	int	d0, d1;
+	size_t	j0, j1;
+};
+
+static size_t
+list_tiles(const struct sps_dedisp_plan *p, size_t nout, struct tile *tiles)
+{
+	size_t ntiles = 0;
+	int d0 = 0, d1;
+
+	while (d0 < p->ndms) {
+		size_t nj = nout / (size_t)p->scrunch[d0], j0;
+
+		for (d1 = d0 + 1; d1 < p->ndms && d1 - d0 < TILE_TRIALS &&
+		    p->scrunch[d1] == p->scrunch[d0]; d1++)
+			;
+		for (j0 = 0; j0 < nj; j0 += TILE_TIME) {
+			if (tiles != NULL) {
+				tiles[ntiles].d0 = d0;
+				tiles[ntiles].d1 = d1;
+				tiles[ntiles].j0 = j0;
+				tiles[ntiles].j1 = j0 + TILE_TIME < nj ?
+				    j0 + TILE_TIME : nj;
+			}
+			ntiles++;
+		}
+		d0 = d1;
+	}
+	return ntiles;
+}
+
+static enum sps_err
+prepare_work(struct sps_dedisp_plan *p, size_t nin)
+{
+	if (p->work != NULL && nin <= p->work_nin)
+		return SPS_OK;
+	free(p->work);
+	if ((p->work = malloc(sps_dedisp_work_bytes(p, nin))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory for a block of "
+		    "%zu spectra (%zu MB)", nin,
+		    sps_dedisp_work_bytes(p, nin) >> 20);
+	p->work_nin = nin;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
+    size_t nout, float *out)
+{
+	struct tile *tiles;
+	size_t ntiles;
+	enum sps_err e = SPS_OK;
+	long t;
+	int k;
+
+	if (nin < nout + p->max_delay)
+		return sps_fail(SPS_EUSAGE, "block of %zu spectra is shorter "
+		    "than %zu output samples plus the largest delay %zu",
+		    nin, nout, p->max_delay);
+	if ((e = prepare_work(p, nin)) != SPS_OK)
+		return e;
+	for (k = 0; k <= p->ndms; k++)
+		p->offsets[k] = k == 0 ? 0 : p->offsets[k - 1] +
+		    nout / (size_t)p->scrunch[k - 1];
+	transpose(p, in, nin, p->work);
+	for (k = 1; k < p->nlevels; k++)
+		scrunch_level(p, p->work + level_offset(p, nin, k - 1),
+		    nin >> (k - 1), p->work + level_offset(p, nin, k));
+	ntiles = list_tiles(p, nout, NULL);
+	if ((tiles = malloc((ntiles + 1) * sizeof(*tiles))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	list_tiles(p, nout, tiles);
+#pragma omp parallel num_threads(p->nthreads)
+	{
+		long *shifts = malloc((size_t)TILE_TRIALS * p->nlive *
+		    sizeof(long));
+
+		if (shifts == NULL) {
+#pragma omp atomic write
+			e = SPS_ENOMEM;
+		}
+#pragma omp for schedule(dynamic, 1)
+		for (t = 0; t < (long)ntiles; t++) {
+			const struct tile *tl = &tiles[t];
+			int lev = log2_of(p->scrunch[tl->d0]);
+
+			if (shifts != NULL)
+				dedisperse_tile(p, p->work +
+				    level_offset(p, nin, lev), nin >> lev,
+				    tl->d0, tl->d1, tl->j0, tl->j1, out, nout,
+				    shifts);
+		}
+		free(shifts);
+	}
+	free(tiles);
+	if (e != SPS_OK)
+		return sps_fail(e, "out of memory");
+	return SPS_OK;
+}

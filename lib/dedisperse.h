@@ -1,0 +1,57 @@
+/* dedisperse.h: direct incoherent dedispersion on the CPU (Barsdell et
+ * al. 2012 eq. 3-5), tiled over trials, channels and time (Novotny et
+ * al. §3), multi-threaded with OpenMP.  The GPU kernels must equal it.
+ *
+ * Trial i at DM dms[i] with time-scrunch factor f = scrunch[i] (a power of
+ * 2) gives, for its scrunched sample j,
+ *	out_i[j] = sum over live channels c of S_f[c][j + s(i, c)]
+ * where S_f[c][j] = sum of the f input samples j*f .. j*f + f - 1 of
+ * channel c (all IFs summed), and s(i, c) = sps_dm_delay_samples(dms[i],
+ * f_c, f_ref, tsamp * f): the delay of channel c behind the highest
+ * channel f_ref, rounded to nearest.  Sums are float32: exact for integer
+ * input while nchans * nifs * f * (2^nbits - 1) < 2^24 (8-bit data up to
+ * 65793 channels unscrunched; 16-bit up to 256).  Killed channels are
+ * left out of the sum, which equals weighting them by 0. */
+#ifndef SPS_DEDISPERSE_H
+#define SPS_DEDISPERSE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "header.h"
+
+struct sps_dedisp_plan;
+
+/* Make a plan for data described by h.  kill, if not NULL, holds nchans
+ * flags: non-zero = leave the channel out.  nthreads 0 = all cores. */
+enum sps_err sps_dedisp_create(struct sps_dedisp_plan **plan,
+    const struct sps_header *h, const double *dms, const int *scrunch,
+    int ndms, const unsigned char *kill, int nthreads);
+void sps_dedisp_free(struct sps_dedisp_plan *plan);
+
+/* Input samples (base resolution) needed beyond the output span: the
+ * largest s(i, c) * f over trials and channels. */
+size_t sps_dedisp_max_delay(const struct sps_dedisp_plan *plan);
+
+/* The largest scrunch factor: block starts and lengths are multiples. */
+int sps_dedisp_max_scrunch(const struct sps_dedisp_plan *plan);
+
+/* Floats one block of nout base samples produces: sum of nout / f_i. */
+size_t sps_dedisp_out_size(const struct sps_dedisp_plan *plan, size_t nout);
+
+/* Offset of trial i's samples within such a block. */
+size_t sps_dedisp_out_offset(const struct sps_dedisp_plan *plan, size_t nout,
+    int trial);
+
+/* Dedisperse one block.  in: nin time-major spectra (nifs * nchans floats
+ * each), starting at a multiple of the largest scrunch factor, with
+ * nin >= nout + max_delay.  out: trial-major, trial i's nout / f_i samples
+ * at sps_dedisp_out_offset().  Allocates nothing after the first call
+ * with the largest nin. */
+enum sps_err sps_dedisp_execute(struct sps_dedisp_plan *plan, const float *in,
+    size_t nin, size_t nout, float *out);
+
+/* Bytes of working memory a block of nin spectra needs. */
+size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin);
+
+#endif
