@@ -5,28 +5,8 @@
 #include <string.h>
 
 #include "dedisperse.h"
+#include "dedisperse_plan.h"
 #include "dmdelay.h"
-
-#define TILE_TIME	1024	/* output samples per tile */
-#define TILE_TRIALS	16	/* trials per tile */
-
-struct sps_dedisp_plan {
-	int	 nchans, nifs, nlive;
-	int	*live;		/* channel numbers summed */
-	double	*freq;		/* MHz of each live channel */
-	double	 fref, tsamp;
-	int	 ndms;
-	double	*dms;
-	int	*scrunch;
-	int	 max_scrunch;
-	int	 nlevels;	/* scrunch factors 1, 2, ..., max_scrunch */
-	size_t	 max_delay;
-	int	 nthreads;
-	size_t	*offsets;	/* trial i's output offset for offsets_nout */
-	size_t	 offsets_nout;
-	float	*work;		/* channel-major levels, see level_offset() */
-	size_t	 work_nin;	/* nin the work buffer was sized for */
-};
 
 static int
 is_power_of_2(int f)
@@ -34,8 +14,8 @@ is_power_of_2(int f)
 	return f > 0 && (f & (f - 1)) == 0;
 }
 
-static int
-log2_of(int f)
+int
+sps_dedisp_log2(int f)
 {
 	int k = 0;
 
@@ -81,7 +61,7 @@ copy_trials(struct sps_dedisp_plan *p, const double *dms, const int *scrunch,
 		if (p->scrunch[i] > p->max_scrunch)
 			p->max_scrunch = p->scrunch[i];
 	}
-	p->nlevels = log2_of(p->max_scrunch) + 1;
+	p->nlevels = sps_dedisp_log2(p->max_scrunch) + 1;
 	return SPS_OK;
 }
 
@@ -114,8 +94,8 @@ choose_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
 	return SPS_OK;
 }
 
-static long
-shift_of(const struct sps_dedisp_plan *p, int trial, int live)
+long
+sps_dedisp_shift(const struct sps_dedisp_plan *p, int trial, int live)
 {
 	return sps_dm_delay_samples(p->dms[trial], p->freq[live], p->fref,
 	    p->tsamp * p->scrunch[trial]);
@@ -129,7 +109,7 @@ find_max_delay(struct sps_dedisp_plan *p)
 	p->max_delay = 0;
 	for (i = 0; i < p->ndms; i++)
 		for (c = 0; c < p->nlive; c++) {
-			long s = shift_of(p, i, c) * p->scrunch[i];
+			long s = sps_dedisp_shift(p, i, c) * p->scrunch[i];
 
 			if (s > 0 && (size_t)s > p->max_delay)
 				p->max_delay = (size_t)s;
@@ -139,8 +119,9 @@ find_max_delay(struct sps_dedisp_plan *p)
 enum sps_err
 sps_dedisp_create(struct sps_dedisp_plan **plan, const struct sps_header *h,
     const double *dms, const int *scrunch, int ndms,
-    const unsigned char *kill, int nthreads)
+    const unsigned char *kill, const struct sps_dedisp_opts *opts)
 {
+	int nthreads = opts != NULL ? opts->nthreads : 0;
 	struct sps_dedisp_plan *p;
 	enum sps_err e;
 
@@ -163,7 +144,14 @@ sps_dedisp_create(struct sps_dedisp_plan **plan, const struct sps_header *h,
 		sps_dedisp_free(p);
 		return e;
 	}
-	find_max_delay(p);
+	if (opts != NULL && opts->nsub > 0)
+		e = sps_subband_prepare(p, h, opts->nsub, opts->group);
+	else
+		find_max_delay(p);
+	if (e != SPS_OK) {
+		sps_dedisp_free(p);
+		return e;
+	}
 	*plan = p;
 	return SPS_OK;
 }
@@ -179,6 +167,7 @@ sps_dedisp_free(struct sps_dedisp_plan *p)
 	free(p->scrunch);
 	free(p->work);
 	free(p->offsets);
+	sps_subband_free(p);
 	free(p);
 }
 
@@ -186,6 +175,12 @@ size_t
 sps_dedisp_max_delay(const struct sps_dedisp_plan *p)
 {
 	return p->max_delay;
+}
+
+double
+sps_dedisp_smear_bound(const struct sps_dedisp_plan *p)
+{
+	return p->smear_bound;
 }
 
 int
@@ -214,8 +209,8 @@ sps_dedisp_out_size(const struct sps_dedisp_plan *p, size_t nout)
 
 /* Level k holds the data scrunched by 2^k, channel-major: nlive rows of
  * nin >> k samples, one after another. */
-static size_t
-level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
+size_t
+sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
 {
 	size_t off = 0;
 	int j;
@@ -228,7 +223,7 @@ level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
 size_t
 sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin)
 {
-	return level_offset(p, nin, p->nlevels) * sizeof(float);
+	return sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float);
 }
 
 /* Time-major spectra to channel-major rows of live channels, IFs summed,
@@ -318,7 +313,7 @@ dedisperse_tile(const struct sps_dedisp_plan *p, const float *level,
 		    n * sizeof(float));
 		for (c = 0; c < p->nlive; c++)
 			shifts[(size_t)(d - d0) * p->nlive + c] =
-			    shift_of(p, d, c);
+			    sps_dedisp_shift(p, d, c);
 	}
 	for (c = 0; c + 4 <= p->nlive; c += 4) {
 		const float *r = level + (size_t)c * nlev + j0;
@@ -407,8 +402,10 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 		    nout / (size_t)p->scrunch[k - 1];
 	transpose(p, in, nin, p->work);
 	for (k = 1; k < p->nlevels; k++)
-		scrunch_level(p, p->work + level_offset(p, nin, k - 1),
-		    nin >> (k - 1), p->work + level_offset(p, nin, k));
+		scrunch_level(p, p->work + sps_dedisp_level_offset(p, nin, k - 1),
+		    nin >> (k - 1), p->work + sps_dedisp_level_offset(p, nin, k));
+	if (p->nsub > 0)
+		return sps_subband_execute(p, nin, nout, out);
 	ntiles = list_tiles(p, nout, NULL);
 	if ((tiles = malloc((ntiles + 1) * sizeof(*tiles))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
@@ -425,11 +422,11 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 #pragma omp for schedule(dynamic, 1)
 		for (t = 0; t < (long)ntiles; t++) {
 			const struct tile *tl = &tiles[t];
-			int lev = log2_of(p->scrunch[tl->d0]);
+			int lev = sps_dedisp_log2(p->scrunch[tl->d0]);
 
 			if (shifts != NULL)
 				dedisperse_tile(p, p->work +
-				    level_offset(p, nin, lev), nin >> lev,
+				    sps_dedisp_level_offset(p, nin, lev), nin >> lev,
 				    tl->d0, tl->d1, tl->j0, tl->j1, out, nout,
 				    shifts);
 		}

@@ -22,11 +22,29 @@
 
 struct sps_dedisp_plan;
 
+struct sps_dedisp_opts {
+	int	nthreads;	/* 0: all cores */
+	int	nsub;		/* sub-bands; 0: the direct algorithm */
+	int	group;		/* trials per nominal DM; 0: nchans / nsub
+				 * (Barsdell §4.2: N'_DM = N'_nu) */
+};
+
 /* Make a plan for data described by h.  kill, if not NULL, holds nchans
- * flags: non-zero = leave the channel out.  nthreads 0 = all cores. */
+ * flags: non-zero = leave the channel out.  opts NULL: direct, all cores.
+ *
+ * Sub-band (Barsdell §4): channels are split into nsub bands; trials are
+ * taken in runs of `group` that share one scrunch factor and a nominal DM
+ * (the middle of the run's range).  Step 1 sums each band's channels at
+ * the nominal DM relative to the band's top channel; step 2 sums the
+ * bands at each trial's DM.  Intermediate sums are float32. */
 enum sps_err sps_dedisp_create(struct sps_dedisp_plan **plan,
     const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, int nthreads);
+    int ndms, const unsigned char *kill, const struct sps_dedisp_opts *opts);
+
+/* Sub-band smearing bound in seconds (Appendix B, eq. B1, with the
+ * nominal DM centred in its run, plus one scrunched sample for the second
+ * rounding); 0 for the direct algorithm. */
+double sps_dedisp_smear_bound(const struct sps_dedisp_plan *plan);
 void sps_dedisp_free(struct sps_dedisp_plan *plan);
 
 /* Input samples (base resolution) needed beyond the output span: the

@@ -1,6 +1,7 @@
 /* error.c: the per-thread detail of the last lib/ failure. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -15,10 +16,13 @@ sps_errmsg(void)
 enum sps_err
 sps_fail(enum sps_err code, const char *fmt, ...)
 {
+	char line[sizeof(detail)];
 	va_list ap;
 
+	/* format aside first: callers may pass sps_errmsg() to prefix it */
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	memcpy(detail, line, sizeof(detail));
 	return code;
 }

@@ -209,24 +209,43 @@ hin_read(struct hin *in, void *buf, size_t len, const char *what)
 	return SPS_OK;
 }
 
-/* Read one length-prefixed string token into buf (SPS_STRING_MAX + 1). */
+/* Read one length-prefixed string into buf (SPS_STRING_MAX + 1 bytes).
+ * Keywords must have 1..80 characters, as in SIGPROC.  String values may
+ * be empty or longer (up to SPS_VALUE_MAX: some writers store whole
+ * paths); they are cut to 80 characters. */
 static enum sps_err
-read_token(struct hin *in, char *buf, const char *what)
+read_string(struct hin *in, char *buf, const char *what, int is_value)
 {
 	size_t at = in->offset;
+	char skip[SPS_VALUE_MAX];
 	enum sps_err e;
 	int32_t len;
 
 	if ((e = hin_read(in, &len, 4, what)) != SPS_OK)
 		return e;
-	if (len < 1 || len > SPS_STRING_MAX)
+	if (is_value ? len < 0 || len > SPS_VALUE_MAX :
+	    len < 1 || len > SPS_STRING_MAX)
 		return sps_fail(SPS_EFORMAT,
-		    "%s at byte %zu has length %d (not in 1..%d)", what, at,
-		    (int)len, SPS_STRING_MAX);
-	if ((e = hin_read(in, buf, (size_t)len, what)) != SPS_OK)
+		    "%s at byte %zu has length %d (not in %d..%d)", what, at,
+		    (int)len, is_value ? 0 : 1,
+		    is_value ? SPS_VALUE_MAX : SPS_STRING_MAX);
+	if (len <= SPS_STRING_MAX) {
+		if ((e = hin_read(in, buf, (size_t)len, what)) != SPS_OK)
+			return e;
+		buf[len] = '\0';
+		return SPS_OK;
+	}
+	if ((e = hin_read(in, skip, (size_t)len, what)) != SPS_OK)
 		return e;
-	buf[len] = '\0';
+	memcpy(buf, skip, SPS_STRING_MAX);
+	buf[SPS_STRING_MAX] = '\0';
 	return SPS_OK;
+}
+
+static enum sps_err
+read_token(struct hin *in, char *buf, const char *what)
+{
+	return read_string(in, buf, what, 0);
 }
 
 static enum sps_err
@@ -242,7 +261,7 @@ read_value(struct hin *in, struct sps_header *h, int k)
 	snprintf(what, sizeof(what), "the value of %s", kw->name);
 	switch (kw->type) {
 	case SPS_KW_STRING:
-		return read_token(in, field, what);
+		return read_string(in, field, what, 1);
 	case SPS_KW_INT:
 		if ((e = hin_read(in, &i32, 4, what)) != SPS_OK)
 			return e;
@@ -328,9 +347,11 @@ read_keyword(struct hin *in, struct sps_header *h, const char *name,
 	if (strcmp(name, "DM_TABLE") == 0)
 		return read_dm_table(in, h, at);
 	if (strcmp(name, "fchannel") == 0) {
+		/* outside a FREQUENCY table (sigpyproc 0.x) it says nothing
+		 * the channel layout needs */
 		if ((e = hin_read(in, &f, 8, "the value of fchannel")) != SPS_OK)
 			return e;
-		return add_fchannel(h, f);
+		return *in_table ? add_fchannel(h, f) : SPS_OK;
 	}
 	if ((k = sps_keyword_find(name)) < 0)
 		return sps_fail(SPS_EFORMAT, "unknown header keyword '%s' at "
@@ -435,7 +456,8 @@ sps_header_check(const struct sps_header *h)
 	if (!sps_is_timeseries(h) && h->foff == 0 && h->nfchannel == 0 &&
 	    h->nchans > 1)
 		return sps_fail(SPS_EVALUE, "foff 0: filterbank data need a "
-		    "channel width");
+		    "channel width (keyword foff %s)", sps_header_has(h, "foff") ?
+		    "is 0" : "missing");
 	return SPS_OK;
 }
 

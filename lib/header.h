@@ -14,7 +14,8 @@
 #include "error.h"
 
 #define SPS_HEADER_MAX	65536	/* longest header accepted, bytes */
-#define SPS_STRING_MAX	80	/* longest token or string value */
+#define SPS_STRING_MAX	80	/* longest keyword; string values kept */
+#define SPS_VALUE_MAX	4096	/* longest string value read */
 #define SPS_DMS_MAX	(1 << 24)	/* most trials in a DM_TABLE */
 
 enum sps_kwtype {

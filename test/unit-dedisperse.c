@@ -56,6 +56,7 @@ check(int nchans, double foff, int nifs, int maxval, const int *scrunch,
 {
 	static const double dms[] = { 0, 0.7, 13, 55.5, 120, 121, 122, 300 };
 	const int ndms = 8;
+	struct sps_dedisp_opts opts = { 2, 0, 0 };
 	struct sps_header h;
 	struct sps_dedisp_plan *p;
 	size_t nin, i, j;
@@ -64,7 +65,7 @@ check(int nchans, double foff, int nifs, int maxval, const int *scrunch,
 
 	make_header(&h, nchans, foff < 0 ? 1500 : 1500 - 64 * 1, foff, nifs);
 	assert_int_equal(sps_dedisp_create(&p, &h, dms, scrunch, ndms, kill,
-	    2), SPS_OK);
+	    &opts), SPS_OK);
 	nin = nout + sps_dedisp_max_delay(p) + 3;
 	in = malloc(nin * nchans * nifs * sizeof(float));
 	out = malloc(sps_dedisp_out_size(p, nout) * sizeof(float));
@@ -122,15 +123,62 @@ test_bad_plans(void **state)
 
 	(void)state;
 	make_header(&h, 4, 1400, -1, 1);
-	assert_int_equal(sps_dedisp_create(&p, &h, dms, NULL, 2, NULL, 1),
+	assert_int_equal(sps_dedisp_create(&p, &h, dms, NULL, 2, NULL, NULL),
 	    SPS_EVALUE);
 	assert_int_equal(sps_dedisp_create(&p, &h, dms, bad_scrunch, 1, NULL,
-	    1), SPS_OK);
+	    NULL), SPS_OK);
 	sps_dedisp_free(p);
 	assert_int_equal(sps_dedisp_create(&p, &h, dms + 0, bad_scrunch + 1, 1,
-	    NULL, 1), SPS_EVALUE);
-	assert_int_equal(sps_dedisp_create(&p, &h, dms, NULL, 1, kill, 1),
+	    NULL, NULL), SPS_EVALUE);
+	assert_int_equal(sps_dedisp_create(&p, &h, dms, NULL, 1, kill, NULL),
 	    SPS_EVALUE);
+}
+
+/* A dispersed impulse, one sample per channel on the DM-300 curve: the
+ * direct sum puts all nchans units in one sample; the sub-band sum puts
+ * them within the Appendix B bound of it. */
+static void
+test_subband_within_bound(void **state)
+{
+	enum { NCH = 256, T0 = 100 };
+	double dms[40];
+	struct sps_dedisp_opts opts = { 2, 16, 0 };
+	struct sps_dedisp_plan *p;
+	struct sps_header h;
+	size_t nin, nout = 512, j;
+	float *in, *out;
+	double bound;
+	int c, d, reach;
+
+	(void)state;
+	for (d = 0; d < 40; d++)
+		dms[d] = 280 + d;	/* trial 20 is DM 300 */
+	make_header(&h, NCH, 1500, -0.5, 1);
+	assert_int_equal(sps_dedisp_create(&p, &h, dms, NULL, 40, NULL, &opts),
+	    SPS_OK);
+	bound = sps_dedisp_smear_bound(p);
+	assert_true(bound > 0);
+	reach = (int)ceil(bound / h.tsamp);
+	nin = nout + sps_dedisp_max_delay(p);
+	in = calloc(nin * NCH, sizeof(float));
+	out = malloc(sps_dedisp_out_size(p, nout) * sizeof(float));
+	for (c = 0; c < NCH; c++)
+		in[(T0 + sps_dm_delay_samples(300, 1500 - 0.5 * c, 1500,
+		    h.tsamp)) * NCH + c] = 1;
+	assert_int_equal(sps_dedisp_execute(p, in, nin, nout, out), SPS_OK);
+	{
+		const float *o = out + sps_dedisp_out_offset(p, nout, 20);
+		float sum = 0;
+
+		for (j = T0 - reach; j <= (size_t)(T0 + reach); j++)
+			sum += o[j];
+		assert_true(sum == NCH);
+		for (j = 0; j < nout; j++)
+			assert_true(o[j] == 0 || labs((long)j - T0) <= reach);
+	}
+	sps_dedisp_free(p);
+	free(in);
+	free(out);
 }
 
 int
@@ -140,6 +188,7 @@ main(void)
 		cmocka_unit_test(test_equals_naive),
 		cmocka_unit_test(test_scrunch_and_kill),
 		cmocka_unit_test(test_bad_plans),
+		cmocka_unit_test(test_subband_within_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,55 @@
+/* dedisperse_plan.h: the dedispersion plan's insides, shared by the
+ * direct (dedisperse.c) and sub-band (subband.c) paths.  Not for tools. */
+#ifndef SPS_DEDISPERSE_PLAN_H
+#define SPS_DEDISPERSE_PLAN_H
+
+#include <stddef.h>
+
+#define TILE_TIME	1024	/* output samples per tile */
+#define TILE_TRIALS	16	/* trials per tile */
+
+struct sps_dedisp_plan {
+	int	 nchans, nifs, nlive;
+	int	*live;		/* channel numbers summed */
+	double	*freq;		/* MHz of each live channel */
+	double	 fref, tsamp;
+	int	 ndms;
+	double	*dms;
+	int	*scrunch;
+	int	 max_scrunch;
+	int	 nlevels;	/* scrunch factors 1, 2, ..., max_scrunch */
+	size_t	 max_delay;
+	int	 nthreads;
+	size_t	*offsets;	/* trial i's output offset for offsets_nout */
+	size_t	 offsets_nout;
+	float	*work;		/* channel-major levels, see level_offset() */
+	/* sub-band algorithm (nsub > 0), Barsdell et al. 2012 §4 */
+	int	 nsub;
+	int	*sub_of;	/* sub-band of each live channel */
+	double	*sub_top;	/* MHz, highest channel centre of each */
+	double	*sub_bottom;	/* MHz, lowest channel centre of each */
+	int	 ngroups;	/* runs of trials sharing a nominal DM */
+	int	*group_start;	/* ngroups + 1 trial indices */
+	double	*dm_nominal;
+	size_t	*group_span;	/* step-2 delay span of each group, in its
+				 * scrunched samples */
+	double	 smear_bound;	/* s, Appendix B */
+	float	*sub_work;	/* per-thread intermediate series */
+	size_t	 sub_work_len;	/* floats per thread */
+	size_t	 work_nin;	/* nin the work buffer was sized for */
+};
+
+/* Shared between the two paths. */
+long sps_dedisp_shift(const struct sps_dedisp_plan *p, int trial, int live);
+int sps_dedisp_log2(int f);
+size_t sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin,
+    int k);
+
+/* subband.c */
+enum sps_err sps_subband_prepare(struct sps_dedisp_plan *p,
+    const struct sps_header *h, int nsub, int group);
+void sps_subband_free(struct sps_dedisp_plan *p);
+enum sps_err sps_subband_execute(struct sps_dedisp_plan *p, size_t nin,
+    size_t nout, float *out);
+
+#endif
