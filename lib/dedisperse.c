@@ -177,6 +177,13 @@ sps_dedisp_max_delay(const struct sps_dedisp_plan *p)
 	return p->max_delay;
 }
 
+size_t
+sps_dedisp_held_bytes(const struct sps_dedisp_plan *p)
+{
+	return sps_dedisp_work_bytes(p, p->work_nin) + p->sub_work_len *
+	    (size_t)p->nthreads * sizeof(float);
+}
+
 double
 sps_dedisp_smear_bound(const struct sps_dedisp_plan *p)
 {
@@ -382,6 +389,16 @@ prepare_work(struct sps_dedisp_plan *p, size_t nin)
 }
 
 enum sps_err
+sps_dedisp_reserve(struct sps_dedisp_plan *p, size_t nin, size_t nout)
+{
+	enum sps_err e;
+
+	if ((e = prepare_work(p, nin)) != SPS_OK)
+		return e;
+	return p->nsub > 0 ? sps_subband_reserve(p, nout) : SPS_OK;
+}
+
+enum sps_err
 sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
     size_t nout, float *out)
 {
@@ -395,7 +412,7 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 		return sps_fail(SPS_EUSAGE, "block of %zu spectra is shorter "
 		    "than %zu output samples plus the largest delay %zu",
 		    nin, nout, p->max_delay);
-	if ((e = prepare_work(p, nin)) != SPS_OK)
+	if ((e = sps_dedisp_reserve(p, nin, nout)) != SPS_OK)
 		return e;
 	for (k = 0; k <= p->ndms; k++)
 		p->offsets[k] = k == 0 ? 0 : p->offsets[k - 1] +

@@ -69,7 +69,16 @@ size_t sps_dedisp_out_offset(const struct sps_dedisp_plan *plan, size_t nout,
 enum sps_err sps_dedisp_execute(struct sps_dedisp_plan *plan, const float *in,
     size_t nin, size_t nout, float *out);
 
-/* Bytes of working memory a block of nin spectra needs. */
+/* Bytes of working memory a block of nin spectra needs (direct path). */
 size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin);
+
+/* Allocate the working memory for blocks of nin spectra and nout output
+ * samples now, so that a run fails before reading data if it cannot have
+ * it.  SPS_ENOMEM naming the figure. */
+enum sps_err sps_dedisp_reserve(struct sps_dedisp_plan *plan, size_t nin,
+    size_t nout);
+
+/* Bytes held by the plan after sps_dedisp_reserve. */
+size_t sps_dedisp_held_bytes(const struct sps_dedisp_plan *plan);
 
 #endif

@@ -49,6 +49,7 @@ size_t sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin,
 enum sps_err sps_subband_prepare(struct sps_dedisp_plan *p,
     const struct sps_header *h, int nsub, int group);
 void sps_subband_free(struct sps_dedisp_plan *p);
+enum sps_err sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout);
 enum sps_err sps_subband_execute(struct sps_dedisp_plan *p, size_t nin,
     size_t nout, float *out);
 

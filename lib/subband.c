@@ -184,11 +184,10 @@ step2(const struct sps_dedisp_plan *p, int g, const float *x, size_t len,
 }
 
 enum sps_err
-sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
-    float *out)
+sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout)
 {
 	size_t need = 0;
-	long g;
+	int g;
 
 	for (g = 0; g < p->ngroups; g++) {
 		size_t len = nout / (size_t)p->scrunch[p->group_start[g]] +
@@ -207,6 +206,18 @@ sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
 			    sizeof(float) >> 20);
 		p->sub_work_len = need;
 	}
+	return SPS_OK;
+}
+
+enum sps_err
+sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
+    float *out)
+{
+	enum sps_err e;
+	long g;
+
+	if ((e = sps_subband_reserve(p, nout)) != SPS_OK)
+		return e;
 #pragma omp parallel for num_threads(p->nthreads) schedule(dynamic, 1)
 	for (g = 0; g < p->ngroups; g++) {
 		int f = p->scrunch[p->group_start[g]];

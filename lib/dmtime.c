@@ -1,0 +1,198 @@
+/* dmtime.c: DM-time stream blocks (see dmtime.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "dmtime.h"
+
+static const char block_magic[4] = { 'S', 'P', 'S', 'B' };
+
+size_t
+sps_dmtime_trial_offset(const struct sps_header *h, size_t n, int trial)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < trial; i++)
+		off += n / (size_t)h->scrunch[i];
+	return off;
+}
+
+size_t
+sps_dmtime_block_values(const struct sps_header *h, size_t n)
+{
+	return sps_dmtime_trial_offset(h, n, h->ndms);
+}
+
+/* raw = round((v - offset * f) / (scale * sqrt f)) + mid, mid keeps 0
+ * at the middle of the unsigned range. */
+static size_t
+pack_trial(const struct sps_header *h, int f, const float *v, size_t n,
+    unsigned char *raw, float *tmp)
+{
+	double mid = h->nbits == 8 ? 128 : 32768;
+	double scale = h->sps_scale * sqrt((double)f);
+	double offset = h->sps_offset * f - mid * scale;
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		tmp[j] = (float)((v[j] - offset) / scale);
+	return sps_pack(tmp, raw, n, h->nbits, 0);
+}
+
+enum sps_err
+sps_dmtime_write_block(FILE *out, const struct sps_header *h,
+    const float *values, size_t n, unsigned long long *nclipped)
+{
+	size_t total = sps_dmtime_block_values(h, n), done = 0;
+	int32_t n32 = (int32_t)n;
+	unsigned char *raw;
+	float *tmp;
+	int i;
+
+	if (fwrite(block_magic, 1, 4, out) != 4 || fwrite(&n32, 4, 1, out) != 1)
+		goto fail;
+	if (h->nbits == 32) {
+		if (fwrite(values, sizeof(float), total, out) != total)
+			goto fail;
+		return SPS_OK;
+	}
+	raw = malloc(sps_packed_bytes(n, h->nbits) + 1);
+	tmp = malloc((n + 1) * sizeof(float));
+	if (raw == NULL || tmp == NULL) {
+		free(raw);
+		free(tmp);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < h->ndms; i++) {
+		size_t m = n / (size_t)h->scrunch[i];
+		size_t len = sps_packed_bytes(m, h->nbits);
+
+		*nclipped += pack_trial(h, h->scrunch[i], values + done, m, raw,
+		    tmp);
+		done += m;
+		if (fwrite(raw, 1, len, out) != len) {
+			free(raw);
+			free(tmp);
+			goto fail;
+		}
+	}
+	free(raw);
+	free(tmp);
+	return SPS_OK;
+fail:
+	return sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+}
+
+static enum sps_err
+read_exact(FILE *in, void *buf, size_t len, const char *what)
+{
+	size_t got = fread(buf, 1, len, in);
+
+	if (got == len)
+		return SPS_OK;
+	if (ferror(in))
+		return sps_fail(SPS_EIO, "read error: %s", strerror(errno));
+	return sps_fail(SPS_ETRUNC, "DM-time stream cut short in %s (%zu of "
+	    "%zu bytes)", what, got, len);
+}
+
+static void
+unpack_trial(const struct sps_header *h, int f, const unsigned char *raw,
+    size_t m, float *v)
+{
+	double mid = h->nbits == 8 ? 128 : 32768;
+	double scale = h->sps_scale * sqrt((double)f);
+	size_t j;
+
+	sps_unpack(raw, v, m, h->nbits, 0);
+	for (j = 0; j < m; j++)
+		v[j] = (float)((v[j] - mid) * scale + h->sps_offset * f);
+}
+
+enum sps_err
+sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
+    size_t *n)
+{
+	unsigned char head[8], *raw;
+	size_t got, done = 0;
+	enum sps_err e;
+	int32_t n32;
+	int i;
+
+	*n = 0;
+	got = fread(head, 1, 8, in);
+	if (got == 0 && !ferror(in))
+		return SPS_EEOF;
+	if (got < 8)
+		return read_exact(in, head + got, 8 - got, "a block header");
+	memcpy(&n32, head + 4, 4);
+	if (memcmp(head, block_magic, 4) != 0 || n32 < 1 ||
+	    n32 > h->sps_block)
+		return sps_fail(SPS_EFORMAT, "corrupt DM-time stream: bad "
+		    "block header");
+	*n = (size_t)n32;
+	if (h->nbits == 32)
+		return read_exact(in, values, sps_dmtime_block_values(h, *n) *
+		    sizeof(float), "a block");
+	if ((raw = malloc(sps_packed_bytes(*n, h->nbits) + 1)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < h->ndms; i++) {
+		size_t m = *n / (size_t)h->scrunch[i];
+
+		if ((e = read_exact(in, raw, sps_packed_bytes(m, h->nbits),
+		    "a block")) != SPS_OK) {
+			free(raw);
+			return e;
+		}
+		unpack_trial(h, h->scrunch[i], raw, m, values + done);
+		done += m;
+	}
+	free(raw);
+	return SPS_OK;
+}
+
+/* Sum over every trial's values of g(v, f). */
+static double
+sum_over(const struct sps_header *h, const float *values, size_t n,
+    double mean, int squares, double *count)
+{
+	size_t done = 0, j;
+	double sum = 0;
+	int i;
+
+	*count = 0;
+	for (i = 0; i < h->ndms; i++) {
+		size_t m = n / (size_t)h->scrunch[i];
+		double f = h->scrunch[i];
+
+		for (j = 0; j < m; j++) {
+			double v = values[done + j];
+
+			sum += squares ? (v - mean * f) * (v - mean * f) / f :
+			    v / f;
+		}
+		*count += (double)m;
+		done += m;
+	}
+	return sum;
+}
+
+void
+sps_dmtime_choose_scale(struct sps_header *h, const float *values, size_t n)
+{
+	double count, mean = 0, var = 1;
+
+	if (sps_dmtime_block_values(h, n) > 1) {
+		mean = sum_over(h, values, n, 0, 0, &count) / count;
+		var = sum_over(h, values, n, mean, 1, &count) / count;
+	}
+	h->sps_offset = mean;
+	/* 8 rms across the integer range: 1/32 rms per 8-bit level */
+	h->sps_scale = (var > 0 ? sqrt(var) : 1) * 8.0 / (1 << h->nbits);
+	sps_header_mark(h, "sps_scale");
+	sps_header_mark(h, "sps_offset");
+}

@@ -1,0 +1,45 @@
+/* dmtime.h: the DM-time stream sps-dedisperse writes and sps-boxcar reads.
+ *
+ * A SIGPROC-style header (sps_dmtime 1, a DM_TABLE of every trial's DM and
+ * scrunch factor, sps_block, sps_maxdelay; SIGPROC readers refuse it on
+ * the unknown keywords) followed by blocks in time order.  A block opens
+ * with 8 bytes: "SPSB" and an int32 n, the base (unscrunched) samples it
+ * covers; then, trial after trial, trial i's n / f_i samples: float32,
+ * or 8/16-bit unsigned integers with value = (raw - 2^(nbits-1)) * scale *
+ * sqrt(f_i) + offset * f_i, scale = sps_scale and offset = sps_offset.  Block k starts at
+ * base sample k * sps_block; all blocks but the last have n = sps_block,
+ * a multiple of every scrunch factor.  Sample j of trial i in block k is
+ * the dedispersed signal that reached the top of the band (fch1) during
+ * base samples k * sps_block + j * f_i .. + f_i - 1. */
+#ifndef SPS_DMTIME_H
+#define SPS_DMTIME_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "header.h"
+
+/* Floats in a block of n base samples, and trial i's offset in it. */
+size_t sps_dmtime_block_values(const struct sps_header *h, size_t n);
+size_t sps_dmtime_trial_offset(const struct sps_header *h, size_t n,
+    int trial);
+
+/* Write one block (values as laid out above, float32); integer nbits
+ * are packed with the header's scale and offset, clipping counted. */
+enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,
+    const float *values, size_t n, unsigned long long *nclipped);
+
+/* Read the next block into values (room for sps_block base samples);
+ * sets *n.  SPS_EEOF at a clean end, SPS_ETRUNC or SPS_EFORMAT when the
+ * stream is cut or corrupt. */
+enum sps_err sps_dmtime_read_block(FILE *in, const struct sps_header *h,
+    float *values, size_t *n);
+
+/* Scale and offset for integer output from a first block of float
+ * values (mean and rms per unscrunched sample); sets sps_scale and
+ * sps_offset in h. */
+void sps_dmtime_choose_scale(struct sps_header *h, const float *values,
+    size_t n);
+
+#endif

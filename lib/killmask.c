@@ -1,0 +1,43 @@
+/* killmask.c: Heimdall-style channel kill files (killmask.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "killmask.h"
+
+enum sps_err
+sps_killmask_read(FILE *f, const char *name, int nchans, unsigned char *kill)
+{
+	char line[256], *p, *end;
+	int n = 0, lineno = 0;
+	long v;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; ; p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			if (v != 0 && v != 1)
+				return sps_fail(SPS_EVALUE, "%s: line %d: %ld is "
+				    "not 0 (kill) or 1 (use)", name, lineno, v);
+			if (n >= nchans)
+				return sps_fail(SPS_EVALUE, "%s: more than %d "
+				    "entries for %d channels", name, nchans,
+				    nchans);
+			kill[n++] = v == 0;
+		}
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (*p != '\0')
+			return sps_fail(SPS_EVALUE, "%s: line %d: '%s' is not "
+			    "0 or 1", name, lineno, strtok(p, "\r\n"));
+	}
+	if (ferror(f))
+		return sps_fail(SPS_EIO, "%s: read error", name);
+	if (n != nchans)
+		return sps_fail(SPS_EVALUE, "%s: %d entries for %d channels",
+		    name, n, nchans);
+	return SPS_OK;
+}
