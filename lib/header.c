@@ -359,6 +359,7 @@ read_keyword(struct hin *in, struct sps_header *h, const char *name,
 	if ((e = read_value(in, h, k)) != SPS_OK)
 		return e;
 	h->present |= (uint64_t)1 << k;
+	h->at[k] = (uint32_t)at;
 	return SPS_OK;
 }
 
@@ -386,8 +387,12 @@ sps_header_read(FILE *in_file, const unsigned char *prefix, size_t nprefix,
 		    "not a SIGPROC file (no HEADER_START at byte 0)");
 	for (;;) {
 		at = in.offset;
-		if ((e = read_token(&in, token, "a keyword")) != SPS_OK)
+		if ((e = read_token(&in, token, "a keyword")) != SPS_OK) {
+			if (e == SPS_EFORMAT && in.offset <= SPS_HEADER_MAX)
+				e = sps_fail(e, "%s (no HEADER_END, or a "
+				    "corrupt header)", sps_errmsg());
 			goto fail;
+		}
 		if (strcmp(token, "HEADER_END") == 0)
 			break;
 		if (strcmp(token, "HEADER_START") == 0) {
@@ -419,45 +424,58 @@ valid_nbits(int nbits)
 	    nbits == 16 || nbits == 32;
 }
 
+/* " (keyword at byte N)" or " (keyword missing)" for messages. */
+static const char *
+where(const struct sps_header *h, const char *name)
+{
+	static _Thread_local char buf[64];
+	int k = sps_keyword_find(name);
+
+	if (k < 0 || !(h->present >> k & 1))
+		return " (keyword missing)";
+	if (h->length == 0)
+		return "";
+	snprintf(buf, sizeof(buf), " (keyword at byte %u)", h->at[k]);
+	return buf;
+}
+
 enum sps_err
 sps_header_check(const struct sps_header *h)
 {
 	if (!sps_header_has(h, "nchans") || h->nchans < 1)
 		return sps_fail(SPS_EVALUE, "nchans %d: must be at least 1%s",
-		    h->nchans, sps_header_has(h, "nchans") ? "" :
-		    " (keyword missing)");
+		    h->nchans, where(h, "nchans"));
 	if (!valid_nbits(h->nbits))
 		return sps_fail(SPS_EVALUE, "nbits %d: not 1, 2, 4, 8, 16 "
-		    "or 32%s", h->nbits, sps_header_has(h, "nbits") ? "" :
-		    " (keyword missing)");
+		    "or 32%s", h->nbits, where(h, "nbits"));
 	if (!isfinite(h->tsamp) || h->tsamp <= 0)
 		return sps_fail(SPS_EVALUE, "tsamp %g: must be a positive "
-		    "number of seconds%s", h->tsamp,
-		    sps_header_has(h, "tsamp") ? "" : " (keyword missing)");
+		    "number of seconds%s", h->tsamp, where(h, "tsamp"));
 	if (!sps_header_has(h, "nifs") || h->nifs < 1)
 		return sps_fail(SPS_EVALUE, "nifs %d: must be at least 1%s",
-		    h->nifs, sps_header_has(h, "nifs") ? "" :
-		    " (keyword missing)");
+		    h->nifs, where(h, "nifs"));
 	if (h->nchans > 1 << 24 || h->nifs > 1 << 16)
 		return sps_fail(SPS_EVALUE, "nchans %d x nifs %d: absurd "
-		    "size", h->nchans, h->nifs);
-	if (!isfinite(h->fch1) || !isfinite(h->foff))
-		return sps_fail(SPS_EVALUE, "fch1 %g, foff %g: not finite",
-		    h->fch1, h->foff);
+		    "size%s", h->nchans, h->nifs, where(h, "nchans"));
+	if (!isfinite(h->fch1))
+		return sps_fail(SPS_EVALUE, "fch1 %g: not finite%s", h->fch1,
+		    where(h, "fch1"));
+	if (!isfinite(h->foff))
+		return sps_fail(SPS_EVALUE, "foff %g: not finite%s", h->foff,
+		    where(h, "foff"));
 	if (h->sps_dmtime && h->ndms < 1)
 		return sps_fail(SPS_EVALUE, "DM-time stream without a "
 		    "DM_TABLE");
 	if (h->sps_dmtime && h->sps_block < 1)
 		return sps_fail(SPS_EVALUE, "DM-time stream: sps_block %d "
-		    "< 1", h->sps_block);
+		    "< 1%s", h->sps_block, where(h, "sps_block"));
 	if (h->nfchannel > 0 && h->nfchannel != h->nchans)
 		return sps_fail(SPS_EVALUE, "frequency table has %d entries "
 		    "for %d channels", h->nfchannel, h->nchans);
 	if (!sps_is_timeseries(h) && h->foff == 0 && h->nfchannel == 0 &&
 	    h->nchans > 1)
 		return sps_fail(SPS_EVALUE, "foff 0: filterbank data need a "
-		    "channel width (keyword foff %s)", sps_header_has(h, "foff") ?
-		    "is 0" : "missing");
+		    "channel width%s", where(h, "foff"));
 	return SPS_OK;
 }
 

@@ -84,6 +84,7 @@ struct sps_header {
 	int	ndms;
 
 	uint64_t present;	/* bit i: keyword i of the table was seen */
+	uint32_t at[64];	/* byte offset of keyword i where it was read */
 	size_t	length;		/* bytes of header read (0 if built) */
 };
 

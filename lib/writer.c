@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codec.h"
@@ -10,9 +11,21 @@
 enum sps_err
 sps_writer_open(struct sps_writer *w, const char *path)
 {
+	struct stat st;
+
 	memset(w, 0, sizeof(*w));
 	if (path == NULL || strcmp(path, "-") == 0) {
 		w->f = stdout;
+		return SPS_OK;
+	}
+	/* a device or FIFO (/dev/null, a named pipe) is written directly:
+	 * renaming over it would replace it */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((w->f = fopen(path, "wb")) == NULL)
+			return sps_fail(SPS_EIO, "%s: %s", path,
+			    strerror(errno));
+		if ((w->path = strdup(path)) == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
 		return SPS_OK;
 	}
 	if ((w->path = strdup(path)) == NULL ||
@@ -134,6 +147,10 @@ sps_writer_close(struct sps_writer *w)
 		if (fclose(w->f) != 0 && e == SPS_OK)
 			e = write_failed(w);
 		w->f = NULL;
+		if (w->tmppath == NULL) {
+			release(w);
+			return e;
+		}
 		if (e == SPS_OK && rename(w->tmppath, w->path) != 0)
 			e = sps_fail(SPS_EIO, "%s: %s", w->path,
 			    strerror(errno));
@@ -149,7 +166,8 @@ sps_writer_abort(struct sps_writer *w)
 {
 	if (w->f != NULL && w->f != stdout) {
 		fclose(w->f);
-		unlink(w->tmppath);
+		if (w->tmppath != NULL)
+			unlink(w->tmppath);
 	}
 	if (w->f == stdout)
 		fflush(stdout);

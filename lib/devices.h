@@ -1,0 +1,41 @@
+/* devices.h: the CUDA devices this build can use.
+ *
+ * A CUDA build (SPS_HAVE_CUDA) answers from the CUDA runtime
+ * (kernels/devices.cu); a CPU-only build links the stub in devices.c,
+ * which says so.  Nothing here prints. */
+#ifndef SPS_DEVICES_H
+#define SPS_DEVICES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {	/* error.h too: kernels/devices.cu calls sps_fail */
+#endif
+
+#include "error.h"
+
+#define SPS_DEVICE_NAME_MAX	256
+
+struct sps_device {
+	int	index;			/* CUDA device number */
+	char	name[SPS_DEVICE_NAME_MAX];
+	int	major, minor;		/* compute capability */
+	size_t	memory;			/* global memory, bytes */
+	int	multiprocessors;
+	int	clock_khz;		/* peak SM clock */
+	int	memory_clock_khz;	/* peak memory clock */
+	int	memory_bus_bits;	/* memory bus width */
+	int	pci_domain, pci_bus, pci_device;
+};
+
+/* Fill dev[0..max-1] with up to max devices and set *n to the number
+ * found (which may exceed max).  Returns SPS_OK with *n >= 1, SPS_EIO
+ * with the runtime's reason when there is no usable device (no GPU, no
+ * driver), or SPS_EUSAGE when the library was built without CUDA. */
+enum sps_err sps_device_list(struct sps_device *dev, int max, int *n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
