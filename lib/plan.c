@@ -1,0 +1,1050 @@
+/* plan.c: DM-trial plans (plan.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmdelay.h"
+#include "plan.h"
+
+#define LINE_MAX_LEN	4096	/* longest line of a text plan */
+#define RANGE_STEP_JUMP	1.1	/* a step this much off starts a range */
+#define MATCH_TOL	1e-6	/* relative, plan header against data */
+
+void
+sps_plan_init(struct sps_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void
+sps_plan_free(struct sps_plan *p)
+{
+	free(p->dm);
+	free(p->scrunch);
+	sps_plan_init(p);
+}
+
+static enum sps_err
+grow(struct sps_plan *p, size_t need)
+{
+	size_t cap = p->cap > 0 ? p->cap : 256;
+	double *dm;
+	int *scrunch;
+
+	if (need <= p->cap)
+		return SPS_OK;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / sizeof(double))
+			return sps_fail(SPS_ENOMEM, "too many DM trials");
+		cap *= 2;
+	}
+	if ((dm = realloc(p->dm, cap * sizeof(*dm))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory for %zu DM trials",
+		    need);
+	p->dm = dm;
+	if ((scrunch = realloc(p->scrunch, cap * sizeof(*scrunch))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory for %zu DM trials",
+		    need);
+	p->scrunch = scrunch;
+	p->cap = cap;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plan_add(struct sps_plan *p, double dm, int scrunch)
+{
+	enum sps_err e;
+
+	if ((e = grow(p, p->ntrials + 1)) != SPS_OK)
+		return e;
+	p->dm[p->ntrials] = dm;
+	p->scrunch[p->ntrials] = scrunch;
+	p->ntrials++;
+	return SPS_OK;
+}
+
+void
+sps_plan_set_obs(struct sps_plan *p, const struct sps_header *h)
+{
+	p->has_obs = 1;
+	p->nchans = h->nchans;
+	p->fch1 = h->fch1;
+	p->foff = h->foff;
+	p->tsamp = h->tsamp;
+}
+
+static int
+is_power_of_2(long x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+enum sps_err
+sps_plan_check(const struct sps_plan *p)
+{
+	size_t i;
+
+	if (p->ntrials == 0)
+		return sps_fail(SPS_EVALUE, "no DM trials");
+	for (i = 0; i < p->ntrials; i++) {
+		if (!isfinite(p->dm[i]) || p->dm[i] < 0)
+			return sps_fail(SPS_EVALUE, "trial %zu: DM %g is "
+			    "negative or not finite", i, p->dm[i]);
+		if (i > 0 && !(p->dm[i] > p->dm[i - 1]))
+			return sps_fail(SPS_EVALUE, "trial %zu: DM %.10g is not "
+			    "above the DM before it, %.10g (DMs must ascend)",
+			    i, p->dm[i], p->dm[i - 1]);
+		if (!is_power_of_2(p->scrunch[i]) ||
+		    p->scrunch[i] > SPS_PLAN_MAX_SCRUNCH)
+			return sps_fail(SPS_EVALUE, "trial %zu (DM %g): scrunch "
+			    "factor %d is not a power of 2 in [1, %d]", i,
+			    p->dm[i], p->scrunch[i], SPS_PLAN_MAX_SCRUNCH);
+	}
+	return SPS_OK;
+}
+
+static int
+differs(double a, double b)
+{
+	return fabs(a - b) > MATCH_TOL * fmax(fabs(a), fabs(b));
+}
+
+enum sps_err
+sps_plan_match(const struct sps_plan *p, const struct sps_header *h)
+{
+	if (!p->has_obs)
+		return SPS_OK;
+	if (p->nchans != h->nchans)
+		return sps_fail(SPS_EVALUE, "the plan is for %d channels, the "
+		    "data have %d", p->nchans, h->nchans);
+	if (differs(p->fch1, h->fch1))
+		return sps_fail(SPS_EVALUE, "the plan is for fch1 %.10g MHz, "
+		    "the data have %.10g", p->fch1, h->fch1);
+	if (differs(p->foff, h->foff))
+		return sps_fail(SPS_EVALUE, "the plan is for foff %.10g MHz, "
+		    "the data have %.10g", p->foff, h->foff);
+	if (differs(p->tsamp, h->tsamp))
+		return sps_fail(SPS_EVALUE, "the plan is for tsamp %.10g s, "
+		    "the data have %.10g", p->tsamp, h->tsamp);
+	return SPS_OK;
+}
+
+/* Centres of the highest and lowest channels. */
+static double
+top_freq(const struct sps_header *h)
+{
+	return h->foff < 0 ? h->fch1 : h->fch1 + (h->nchans - 1) * h->foff;
+}
+
+static double
+bottom_freq(const struct sps_header *h)
+{
+	return h->foff < 0 ? h->fch1 + (h->nchans - 1) * h->foff : h->fch1;
+}
+
+/* Barsdell's nu_k: k channels below the top (eq. 4 with dnu < 0). */
+static double
+freq_below_top(const struct sps_header *h, double k)
+{
+	return top_freq(h) - k * fabs(h->foff);
+}
+
+enum sps_err
+sps_plan_check_obs(const struct sps_header *h)
+{
+	if (h->nchans < 1)
+		return sps_fail(SPS_EVALUE, "nchans %d < 1", h->nchans);
+	if (!isfinite(h->tsamp) || h->tsamp <= 0 || h->tsamp > 1e4)
+		return sps_fail(SPS_EVALUE, "tsamp %g s is not in (0, 1e4]",
+		    h->tsamp);
+	if (!isfinite(h->foff) || h->foff == 0 || fabs(h->foff) > 1e6)
+		return sps_fail(SPS_EVALUE, "foff %g MHz is 0 or absurd",
+		    h->foff);
+	if (!isfinite(h->fch1) || h->fch1 <= 0 || h->fch1 > 1e7)
+		return sps_fail(SPS_EVALUE, "fch1 %g MHz is not in (0, 1e7]",
+		    h->fch1);
+	if (!(freq_below_top(h, h->nchans) > 0))
+		return sps_fail(SPS_EVALUE, "the band (fch1 %g MHz, foff %g "
+		    "MHz, %d channels) reaches 0 MHz", h->fch1, h->foff,
+		    h->nchans);
+	return SPS_OK;
+}
+
+/*
+ * dedisp's generate_dm_list (the recipe in heimdall-dedisp.md 1.3): with
+ * a = 8.3 df / f^3 (us of smearing per unit DM in one channel, f the
+ * band centre in GHz), A = a^2, B = A nchans^2 / 16 and C = (dt^2 +
+ * ti^2)(tol^2 - 1), the next DM solves
+ *	dt^2 + ti^2 + A dm'^2 + B (dm' - dm)^2 = tol^2 (dt^2 + ti^2 + A dm^2),
+ * that is, the total smearing grows by the factor tol per step.
+ * Each DM is stored as a float and the next starts from that float, as
+ * dedisp does; its inputs pass through floats as they do in Heimdall.
+ */
+enum sps_err
+sps_plan_dedisp(struct sps_plan *p, const struct sps_header *h,
+    double dm_lo, double dm_hi, double pulse_width_us, double tol)
+{
+	double dt_us, ti, f0, df, f, a, A, B, C, K, dm, next;
+	float stored;
+	enum sps_err e;
+
+	if ((e = sps_plan_check_obs(h)) != SPS_OK)
+		return e;
+	if (!isfinite(dm_lo) || !isfinite(dm_hi) || dm_lo < 0)
+		return sps_fail(SPS_EVALUE, "DM range %g to %g: DMs must be "
+		    "finite and >= 0", dm_lo, dm_hi);
+	if (dm_hi < dm_lo)
+		return sps_fail(SPS_EVALUE, "DM range %g to %g: the high DM is "
+		    "below the low DM", dm_lo, dm_hi);
+	if (!(tol > 1) || !isfinite(tol))
+		return sps_fail(SPS_EVALUE, "dm_tol %g must be above 1", tol);
+	if (!(pulse_width_us >= 0) || !isfinite(pulse_width_us))
+		return sps_fail(SPS_EVALUE, "dm_pulse_width %g must be >= 0",
+		    pulse_width_us);
+	dt_us = (double)(float)h->tsamp * 1e6;
+	ti = (float)pulse_width_us;
+	tol = (float)tol;
+	f0 = (float)top_freq(h);
+	df = (float)-fabs(h->foff);
+	f = (f0 + ((double)(h->nchans / 2) - 0.5) * df) / 1000.0;
+	a = 8.3 * df / (f * f * f);
+	A = a * a;
+	B = A * (double)h->nchans * (double)h->nchans / 16.0;
+	C = (dt_us * dt_us + ti * ti) * (tol * tol - 1.0);
+	stored = (float)dm_lo;
+	dm = stored;
+	if ((e = sps_plan_add(p, dm, 1)) != SPS_OK)
+		return e;
+	while (dm < (float)dm_hi) {
+		K = C + tol * tol * A * dm * dm;
+		next = (B * dm + sqrt(-A * B * dm * dm + (A + B) * K)) /
+		    (A + B);
+		stored = (float)next;
+		if (!((double)stored > dm))
+			return sps_fail(SPS_EVALUE, "dedisp list: the DM step "
+			    "at DM %g is below float precision", dm);
+		dm = stored;
+		if ((e = sps_plan_add(p, dm, 1)) != SPS_OK)
+			return e;
+	}
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plan_steps(struct sps_plan *p, double start, double step, long count,
+    int scrunch)
+{
+	enum sps_err e;
+	long i;
+
+	if (!isfinite(start) || start < 0)
+		return sps_fail(SPS_EVALUE, "step start DM %g must be >= 0",
+		    start);
+	if (!isfinite(step) || step <= 0)
+		return sps_fail(SPS_EVALUE, "DM step %g must be above 0", step);
+	if (count < 1)
+		return sps_fail(SPS_EVALUE, "step count %ld must be >= 1",
+		    count);
+	if ((e = grow(p, p->ntrials + (size_t)count)) != SPS_OK)
+		return e;
+	for (i = 0; i < count; i++)
+		if ((e = sps_plan_add(p, start + i * step, scrunch)) != SPS_OK)
+			return e;
+	return SPS_OK;
+}
+
+/* ---- DDplan.py ------------------------------------------------------ */
+
+static const double ddplan_steps[] = {
+	0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0,
+	10.0, 20.0, 30.0, 50.0, 100.0, 200.0, 300.0
+};
+#define NDDPLAN_STEPS	((int)(sizeof(ddplan_steps) / sizeof(ddplan_steps[0])))
+#define DDPLAN_FF	1.2	/* DDplan's "fudge factor" */
+
+/* DDplan's delay, s: PRESTO's constant 1/0.000241. */
+static double
+dd_delay(double dm, double f)
+{
+	return dm / (0.000241 * f * f);
+}
+
+/* Smearing in ms across bw MHz centred on fctr, as delay differences. */
+static double
+dd_smear(double dm, double bw, double fctr)
+{
+	return 1000.0 * (dd_delay(dm, fctr - bw / 2) -
+	    dd_delay(dm, fctr + bw / 2));
+}
+
+int
+sps_ddplan_downsamps(int blocklen, int *out)
+{
+	int x[SPS_DDPLAN_MAXDS], nx = 0, n = 0, i, m, r, ratio_small = 0;
+
+	for (i = 1; i <= SPS_DDPLAN_MAXDS; i++)
+		if (blocklen % i == 0)
+			x[nx++] = i;
+	for (i = 1; i < nx; i++)
+		if ((double)x[i] / x[i - 1] < 1.5)
+			ratio_small = 1;
+	if (!ratio_small) {
+		memcpy(out, x, nx * sizeof(int));
+		return nx;
+	}
+	out[n++] = 1;
+	if (blocklen % 2 == 0)
+		out[n++] = 2;
+	if (blocklen % 3 == 0)
+		out[n++] = 3;
+	for (m = out[n - 1]; m < x[nx - 1]; m = out[n - 1]) {
+		r = (int)lround(1.5 * m + 1e-7);
+		if (r <= SPS_DDPLAN_MAXDS && blocklen % r == 0)
+			out[n++] = r;
+		else if (2 * m <= SPS_DDPLAN_MAXDS && blocklen % (2 * m) == 0)
+			out[n++] = 2 * m;
+		else if (x[nx - 1] > 1.5 * m) {
+			for (i = 0; x[i] <= 1.5 * m; i++)
+				continue;
+			out[n++] = x[i];
+		} else
+			break;
+	}
+	return n;
+}
+
+/* One line of the plan from (downsamp, ddm, lodm): dedisp_method. */
+static enum sps_err
+dd_line(const struct sps_ddplan_obs *obs, const struct sps_ddplan_opts *o,
+    int downsamp, double lodm, double ddm, struct sps_ddplan_line *l)
+{
+	double t0 = 1000.0 * obs->dt, chanbw = obs->bw / obs->numchan;
+	double tstep, tsub, other, cross, n;
+	int k = 0, calls = 0, procs = o->numprocs;
+	long numdms;
+
+	tstep = dd_smear(ddm / 2, obs->bw, obs->fctr);
+	tsub = 0;
+	l->dsubdm = ddm;
+	if (o->numsub > 0) {
+		for (k = 2; dd_smear((k + 2) * ddm / 2, obs->bw / o->numsub,
+		    obs->fctr) <= 0.8 * fmin(tstep, t0 * downsamp); k += 2)
+			if (k > INT_MAX / 4)
+				return sps_fail(SPS_EVALUE, "DDplan: no "
+				    "sub-band DM step fits at DM %g", lodm);
+		l->dsubdm = k * ddm;
+		tsub = dd_smear(l->dsubdm / 2, obs->bw / o->numsub, obs->fctr);
+	}
+	other = sqrt(t0 * t0 + (t0 * downsamp) * (t0 * downsamp) +
+	    tstep * tstep + tsub * tsub);
+	cross = 2.0 * 0.001 * other / chanbw * 0.0001205 *
+	    pow(obs->fctr, 3.0) + o->cohdm;
+	if (cross > o->hidm)
+		cross = o->hidm;
+	n = ceil((cross - lodm) / ddm);
+	if (!(fabs(n) < INT_MAX / 4))
+		return sps_fail(SPS_EVALUE, "DDplan: %g DMs in one line at DM "
+		    "%g", n, lodm);
+	numdms = (long)n;
+	if (o->numsub > 0) {
+		calls = (int)ceil(numdms * ddm / l->dsubdm);
+		if (procs > 1 && calls % procs != 0) {
+			calls = (calls / procs + 1) * procs;
+			while (k > 1 && (long)calls * k > numdms)
+				k--;
+		}
+		numdms = (long)calls * k;
+	}
+	if (procs > 1 && numdms % procs != 0)
+		numdms = (numdms / procs + 1) * procs;
+	l->lodm = lodm;
+	l->ddm = ddm;
+	l->downsamp = downsamp;
+	l->numdms = (int)numdms;
+	l->dms_per_call = k;
+	l->calls = calls;
+	l->hidm = lodm + numdms * ddm;
+	return SPS_OK;
+}
+
+static enum sps_err
+dd_check(const struct sps_ddplan_obs *obs, const struct sps_ddplan_opts *o)
+{
+	if (!(obs->dt > 0) || !(obs->bw > 0) || obs->numchan < 1 ||
+	    !(obs->fctr - obs->bw / 2 > 0) || !isfinite(obs->fctr) ||
+	    !isfinite(obs->dt) || !isfinite(obs->bw))
+		return sps_fail(SPS_EVALUE, "DDplan: dt %g s, fctr %g MHz, bw "
+		    "%g MHz, %d channels is not an observation", obs->dt,
+		    obs->fctr, obs->bw, obs->numchan);
+	if (!(o->lodm >= 0) || !(o->hidm > o->lodm) || !isfinite(o->hidm))
+		return sps_fail(SPS_EVALUE, "DDplan: DM range %g to %g: need 0 "
+		    "<= low DM < high DM", o->lodm, o->hidm);
+	if (o->blocklen < 1 || o->numsub < 0 || o->numprocs < 1 ||
+	    !(o->res >= 0) || !isfinite(o->cohdm) || o->cohdm < 0)
+		return sps_fail(SPS_EVALUE, "DDplan: blocklen %d, subbands %d, "
+		    "procs %d, res %g, cohdm %g: out of range", o->blocklen,
+		    o->numsub, o->numprocs, o->res, o->cohdm);
+	return SPS_OK;
+}
+
+void
+sps_ddplan_defaults(struct sps_ddplan_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lodm = 0;
+	o->hidm = 1000;
+	o->blocklen = 1024;
+	o->numprocs = 1;
+}
+
+void
+sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
+    const struct sps_header *h)
+{
+	/* as DDplan.py reads a filterbank file */
+	obs->dt = h->tsamp;
+	obs->numchan = h->nchans;
+	obs->bw = fabs(h->foff) * h->nchans;
+	obs->fctr = h->fch1 + 0.5 * h->foff * h->nchans - 0.5 * h->foff;
+}
+
+/* DDplan's floor on the smearing and the first downsampling index. */
+static int
+dd_first_downsamp(const struct sps_ddplan_obs *obs,
+    const struct sps_ddplan_opts *o, const int *ds, int nds)
+{
+	double t0 = 1000.0 * obs->dt, minchan = INFINITY, ok, okval, dm;
+	int i, idx = 0;
+
+	for (i = 0; i < 10000; i++) {
+		dm = o->lodm + i * ((o->hidm - o->lodm) / 9999);
+		minchan = fmin(minchan, dd_smear(fabs(dm - o->cohdm),
+		    obs->bw / obs->numchan, obs->fctr));
+	}
+	ok = fmax(fmax(o->res, minchan), fmax(dd_smear(ddplan_steps[0] / 2,
+	    obs->bw, obs->fctr), t0));
+	if (DDPLAN_FF * minchan > t0 || ok > t0) {
+		okval = ok > DDPLAN_FF * minchan ? ok : DDPLAN_FF * minchan;
+		while (idx + 1 < nds && t0 * ds[idx + 1] < okval)
+			idx++;
+	}
+	return idx;
+}
+
+enum sps_err
+sps_ddplan(const struct sps_ddplan_obs *obs, const struct sps_ddplan_opts *o,
+    struct sps_ddplan_line **lines, int *nlines)
+{
+	int ds[SPS_DDPLAN_MAXDS], nds, ids, istep = 0, n = 0, i;
+	double guess, sum = 0, t0 = 1000.0 * obs->dt;
+	struct sps_ddplan_line *l;
+	enum sps_err e;
+
+	*lines = NULL;
+	*nlines = 0;
+	if ((e = dd_check(obs, o)) != SPS_OK)
+		return e;
+	nds = sps_ddplan_downsamps(o->blocklen, ds);
+	if ((l = calloc(nds, sizeof(*l))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	ids = dd_first_downsamp(obs, o, ds, nds);
+	/* the DM whose smearing across the band is dt * D, doubled */
+	guess = 2.0 * obs->dt * ds[ids] /
+	    (dd_smear(1.0, obs->bw, obs->fctr) / 1000.0);
+	while (istep + 1 < NDDPLAN_STEPS &&
+	    ddplan_steps[istep + 1] < DDPLAN_FF * guess)
+		istep++;
+	e = dd_line(obs, o, ds[ids], o->lodm, ddplan_steps[istep], &l[n++]);
+	while (e == SPS_OK && l[n - 1].hidm < o->hidm) {
+		if (++ids >= nds) {
+			e = sps_fail(SPS_EVALUE, "DDplan: no downsampling factor "
+			    "above %d left for DMs above %g (blocklen %d); "
+			    "give a larger --blocklen or a lower high DM",
+			    ds[nds - 1], l[n - 1].hidm, o->blocklen);
+			break;
+		}
+		while (istep + 1 < NDDPLAN_STEPS && dd_smear(ddplan_steps[
+		    istep + 1] / 2, obs->bw, obs->fctr) < DDPLAN_FF * (t0 *
+		    ds[ids]))
+			istep++;
+		e = dd_line(obs, o, ds[ids], l[n - 1].hidm, ddplan_steps[istep],
+		    &l[n]);
+		n++;
+	}
+	if (e != SPS_OK) {
+		free(l);
+		return e;
+	}
+	for (i = 0; i < n; i++)
+		sum += (double)l[i].numdms / l[i].downsamp;
+	for (i = 0; i < n; i++)
+		l[i].work_fract = (double)l[i].numdms / l[i].downsamp / sum;
+	*lines = l;
+	*nlines = n;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plan_add_ddplan(struct sps_plan *p, const struct sps_ddplan_line *lines,
+    int nlines, int blocklen)
+{
+	enum sps_err e;
+	int i, j;
+
+	for (i = 0; i < nlines; i++) {
+		if (lines[i].numdms > 0 && !is_power_of_2(lines[i].downsamp))
+			return sps_fail(SPS_EVALUE, "DDplan chose downsampling "
+			    "%d for DMs from %g (blocklen %d), and sps "
+			    "scrunches by powers of 2 only: give a --blocklen "
+			    "that is a power of 2", lines[i].downsamp,
+			    lines[i].lodm, blocklen);
+		for (j = 0; j < lines[i].numdms; j++)
+			if ((e = sps_plan_add(p, j * lines[i].ddm +
+			    lines[i].lodm, lines[i].downsamp)) != SPS_OK)
+				return e;
+	}
+	return SPS_OK;
+}
+
+/* ---- scrunching, smearing, work, memory ----------------------------- */
+
+enum sps_err
+sps_diagonal_dm(const struct sps_header *h, int nsubchans, double *dm)
+{
+	double per_dm;
+	enum sps_err e;
+
+	if ((e = sps_plan_check_obs(h)) != SPS_OK)
+		return e;
+	if (nsubchans < 1 || nsubchans > h->nchans)
+		return sps_fail(SPS_EVALUE, "%d channels per sub-band is not in "
+		    "[1, %d]", nsubchans, h->nchans);
+	/* Delta T(N) - Delta T(N - N'), samples per unit DM */
+	per_dm = sps_dm_delay(1.0, freq_below_top(h, h->nchans),
+	    freq_below_top(h, h->nchans - nsubchans)) / h->tsamp;
+	*dm = (nsubchans - 0.5) / per_dm;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plan_scrunch(struct sps_plan *p, const struct sps_header *h,
+    int max_factor)
+{
+	double diag;
+	enum sps_err e;
+	size_t i;
+	int s;
+
+	if (!is_power_of_2(max_factor) || max_factor > SPS_PLAN_MAX_SCRUNCH)
+		return sps_fail(SPS_EVALUE, "largest scrunch factor %d is not a "
+		    "power of 2 in [1, %d]", max_factor, SPS_PLAN_MAX_SCRUNCH);
+	if ((e = sps_diagonal_dm(h, 1, &diag)) != SPS_OK)
+		return e;
+	for (i = 0; i < p->ntrials; i++) {
+		for (s = 1; s < max_factor && p->dm[i] > 2.0 * s * diag; s *= 2)
+			continue;
+		p->scrunch[i] = s;
+	}
+	return SPS_OK;
+}
+
+double
+sps_subband_smear(const struct sps_header *h, int nsubchans,
+    double dm_nominal_step)
+{
+	return dm_nominal_step * sps_dm_delay(1.0,
+	    freq_below_top(h, h->nchans),
+	    freq_below_top(h, h->nchans - nsubchans));
+}
+
+static int
+subband_chans(const struct sps_header *h, int nsub)
+{
+	return (h->nchans + nsub - 1) / nsub;
+}
+
+static enum sps_err
+check_subband(const struct sps_header *h, int nsub, int dms_per_nominal)
+{
+	if (nsub < 0 || nsub > h->nchans)
+		return sps_fail(SPS_EVALUE, "%d sub-bands is not in [1, %d]",
+		    nsub, h->nchans);
+	if (dms_per_nominal < 0)
+		return sps_fail(SPS_EVALUE, "%d trials per nominal DM",
+		    dms_per_nominal);
+	return SPS_OK;
+}
+
+/* Does trial i + 1 continue the range that started at first: same
+ * scrunch factor, a step within 10% of the one before, and at most twice
+ * the range's first step? */
+static int
+continues(const struct sps_plan *p, size_t first, size_t i)
+{
+	double step, prev;
+
+	if (p->scrunch[i + 1] != p->scrunch[first])
+		return 0;
+	if (i == first)
+		return 1;
+	step = p->dm[i + 1] - p->dm[i];
+	prev = p->dm[i] - p->dm[i - 1];
+	return step <= RANGE_STEP_JUMP * prev && prev <= RANGE_STEP_JUMP * step &&
+	    step <= 2 * (p->dm[first + 1] - p->dm[first]);
+}
+
+static void
+predict(const struct sps_plan *p, const struct sps_header *h, int nsub,
+    int dms_per_nominal, struct sps_plan_range *r)
+{
+	double fb = bottom_freq(h), ft = top_freq(h);
+	size_t i, end = r->first + r->count;
+	int nsc;
+
+	r->dm_lo = p->dm[r->first];
+	r->dm_hi = p->dm[end - 1];
+	r->scrunch = p->scrunch[r->first];
+	r->step_min = INFINITY;
+	r->step_max = 0;
+	for (i = r->first; i < end && i + 1 < p->ntrials; i++) {
+		r->step_min = fmin(r->step_min, p->dm[i + 1] - p->dm[i]);
+		r->step_max = fmax(r->step_max, p->dm[i + 1] - p->dm[i]);
+	}
+	if (isinf(r->step_min))
+		r->step_min = 0;
+	r->t_samp = h->tsamp;
+	r->t_scrunch = h->tsamp * r->scrunch;
+	r->t_step = sps_dm_delay(r->step_max / 2, fb, ft);
+	r->t_chan = sps_dm_smear(r->dm_hi, fb, h->foff);
+	r->t_sub = 0;
+	if (nsub > 0) {
+		nsc = subband_chans(h, nsub);
+		r->t_sub = sps_subband_smear(h, nsc, (dms_per_nominal > 0 ?
+		    dms_per_nominal : nsc) * r->step_max);
+	}
+	r->t_total = sqrt(r->t_scrunch * r->t_scrunch + r->t_step * r->t_step +
+	    r->t_chan * r->t_chan + r->t_sub * r->t_sub);
+}
+
+enum sps_err
+sps_plan_ranges(const struct sps_plan *p, const struct sps_header *h,
+    int nsub, int dms_per_nominal, struct sps_plan_range **ranges,
+    size_t *nranges)
+{
+	struct sps_plan_range *r;
+	size_t n = 0, first, i;
+	enum sps_err e;
+
+	*ranges = NULL;
+	*nranges = 0;
+	if ((e = sps_plan_check(p)) != SPS_OK ||
+	    (e = sps_plan_check_obs(h)) != SPS_OK ||
+	    (e = check_subband(h, nsub, dms_per_nominal)) != SPS_OK)
+		return e;
+	if ((r = calloc(p->ntrials, sizeof(*r))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (first = 0; first < p->ntrials; first = i + 1) {
+		for (i = first; i + 1 < p->ntrials && continues(p, first, i);
+		    i++)
+			continue;
+		r[n].first = first;
+		r[n].count = i + 1 - first;
+		predict(p, h, nsub, dms_per_nominal, &r[n]);
+		n++;
+	}
+	*ranges = r;
+	*nranges = n;
+	return SPS_OK;
+}
+
+size_t
+sps_plan_max_delay(const struct sps_plan *p, const struct sps_header *h)
+{
+	size_t i, best = 0, d;
+	long s;
+
+	for (i = 0; i < p->ntrials; i++) {
+		s = sps_dm_delay_samples(p->dm[i], bottom_freq(h), top_freq(h),
+		    h->tsamp * p->scrunch[i]);
+		d = (size_t)(s > 0 ? s : 0) * (size_t)p->scrunch[i];
+		if (d > best)
+			best = d;
+	}
+	return best;
+}
+
+/* Sum over nominal-DM groups (up to per consecutive trials with one
+ * scrunch factor): per_group once per group, per_trial once per trial,
+ * each times nsamples / scrunch. */
+static double
+sum_groups(const struct sps_plan *p, int per, double per_group,
+    double per_trial, double nsamples)
+{
+	double total = 0;
+	size_t i, first;
+
+	for (first = 0; first < p->ntrials; first = i) {
+		for (i = first; i < p->ntrials && i - first < (size_t)per &&
+		    p->scrunch[i] == p->scrunch[first]; i++)
+			total += per_trial * nsamples / p->scrunch[i];
+		total += per_group * nsamples / p->scrunch[first];
+	}
+	return total;
+}
+
+static int
+nominal_size(const struct sps_header *h, int nsub, int dms_per_nominal)
+{
+	return dms_per_nominal > 0 ? dms_per_nominal : subband_chans(h, nsub);
+}
+
+double
+sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
+    double nsamples, int nsub, int dms_per_nominal)
+{
+	if (nsub <= 0)
+		return sum_groups(p, 1, 0, h->nchans, nsamples);
+	return sum_groups(p, nominal_size(h, nsub, dms_per_nominal), h->nchans,
+	    nsub, nsamples);
+}
+
+void
+sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
+    size_t gulp, int nsub, struct sps_plan_memory *m)
+{
+	double span, nvalues = (double)h->nchans * (h->nifs > 0 ? h->nifs : 1);
+	unsigned long levels = 0;	/* bit k: some trial scrunches by 2^k */
+	size_t i;
+	int k;
+
+	memset(m, 0, sizeof(*m));
+	m->max_delay = sps_plan_max_delay(p, h);
+	span = (double)gulp + (double)m->max_delay;
+	m->input = span * nvalues * sizeof(float);
+	for (i = 0; i < p->ntrials; i++)
+		for (k = 1; k < 31; k++)
+			if (p->scrunch[i] == 1 << k)
+				levels |= 1UL << k;
+	for (k = 1; k < 31; k++)
+		if (levels & 1UL << k)
+			m->scrunched += ceil(span / (1 << k)) * nvalues *
+			    sizeof(float);
+	for (i = 0; i < p->ntrials; i++)
+		m->output += ceil((double)gulp / p->scrunch[i]) * sizeof(float);
+	if (nsub > 0)
+		m->subband = (double)nsub * span * sizeof(float);
+	m->total = m->input + m->scrunched + m->subband + m->output;
+}
+
+/* ---- text and JSON -------------------------------------------------- */
+
+/* The shortest %g that reads back as the same double, without an
+ * exponent where plain digits will do. */
+static void
+format_double(char *buf, size_t len, double x)
+{
+	int prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (prec == 17 || strtod(buf, NULL) == x)
+			break;
+	}
+	/* 1100, not 1.1e+03 */
+	while (strchr(buf, 'e') != NULL && fabs(x) >= 1e-4 && fabs(x) < 1e15 &&
+	    prec < 17)
+		snprintf(buf, len, "%.*g", ++prec, x);
+}
+
+static enum sps_err
+write_failed(void)
+{
+	return sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+}
+
+enum sps_err
+sps_plan_write(FILE *f, const struct sps_plan *p, const char *comment)
+{
+	char a[32], b[32], c[32];
+	const char *s, *nl;
+	size_t i;
+
+	fprintf(f, "# sps-plan: DM trials for sps-dedisperse (sps-plan(1))\n");
+	for (s = comment; s != NULL && *s != '\0'; s = nl + 1) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s) - 1;
+		fprintf(f, "# %.*s\n", (int)(nl - s + (*nl != '\n')), s);
+	}
+	fprintf(f, "sps-plan %d\n", SPS_PLAN_VERSION);
+	if (p->has_obs) {
+		format_double(a, sizeof(a), p->fch1);
+		format_double(b, sizeof(b), p->foff);
+		format_double(c, sizeof(c), p->tsamp);
+		fprintf(f, "nchans %d\nfch1 %s\nfoff %s\ntsamp %s\n",
+		    p->nchans, a, b, c);
+	}
+	fprintf(f, "ntrials %zu\n# dm scrunch\n", p->ntrials);
+	for (i = 0; i < p->ntrials; i++) {
+		format_double(a, sizeof(a), p->dm[i]);
+		fprintf(f, "%s %d\n", a, p->scrunch[i]);
+	}
+	if (fflush(f) != 0 || ferror(f))
+		return write_failed();
+	return SPS_OK;
+}
+
+static void
+json_number(FILE *f, const char *key, double x)
+{
+	char buf[32];
+
+	format_double(buf, sizeof(buf), isfinite(x) ? x : 0);
+	fprintf(f, "\"%s\": %s", key, buf);
+}
+
+static void
+json_range(FILE *f, const struct sps_plan_range *r)
+{
+	fprintf(f, "{\"first\": %zu, \"count\": %zu, ", r->first, r->count);
+	json_number(f, "dm_lo", r->dm_lo);
+	fputs(", ", f);
+	json_number(f, "dm_hi", r->dm_hi);
+	fputs(", ", f);
+	json_number(f, "step_min", r->step_min);
+	fputs(", ", f);
+	json_number(f, "step_max", r->step_max);
+	fprintf(f, ", \"scrunch\": %d, \"smearing_s\": {", r->scrunch);
+	json_number(f, "sample", r->t_samp);
+	fputs(", ", f);
+	json_number(f, "scrunch", r->t_scrunch);
+	fputs(", ", f);
+	json_number(f, "dm_step", r->t_step);
+	fputs(", ", f);
+	json_number(f, "channel", r->t_chan);
+	fputs(", ", f);
+	json_number(f, "subband", r->t_sub);
+	fputs(", ", f);
+	json_number(f, "total", r->t_total);
+	fputs("}}", f);
+}
+
+enum sps_err
+sps_plan_json(FILE *f, const struct sps_plan *p,
+    const struct sps_plan_range *ranges, size_t nranges, const char *extra)
+{
+	char a[32];
+	size_t i;
+
+	fprintf(f, "{\"format\": \"sps-plan\", \"version\": %d",
+	    SPS_PLAN_VERSION);
+	if (extra != NULL && *extra != '\0')
+		fprintf(f, ",\n %s", extra);
+	if (p->has_obs) {
+		fprintf(f, ", \"nchans\": %d, ", p->nchans);
+		json_number(f, "fch1", p->fch1);
+		fputs(", ", f);
+		json_number(f, "foff", p->foff);
+		fputs(", ", f);
+		json_number(f, "tsamp", p->tsamp);
+	}
+	fprintf(f, ",\n \"ntrials\": %zu", p->ntrials);
+	if (nranges > 0) {
+		fputs(",\n \"ranges\": [", f);
+		for (i = 0; i < nranges; i++) {
+			fputs(i > 0 ? ",\n  " : "\n  ", f);
+			json_range(f, &ranges[i]);
+		}
+		fputs("]", f);
+	}
+	fputs(",\n \"trials\": [", f);
+	for (i = 0; i < p->ntrials; i++) {
+		format_double(a, sizeof(a), p->dm[i]);
+		fprintf(f, "%s{\"dm\": %s, \"scrunch\": %d}", i > 0 ? ",\n  " :
+		    "\n  ", a, p->scrunch[i]);
+	}
+	fputs("]}\n", f);
+	if (fflush(f) != 0 || ferror(f))
+		return write_failed();
+	return SPS_OK;
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+struct reader_state {
+	const char	*name;
+	long		 line;
+	long		 ntrials;	/* from an ntrials line, -1: none */
+	int		 seen;		/* bits: nchans fch1 foff tsamp */
+};
+
+static enum sps_err
+bad_line(const struct reader_state *st, enum sps_err code, const char *what,
+    const char *token)
+{
+	return sps_fail(code, "%s: line %ld: %s '%.40s'", st->name, st->line,
+	    what, token);
+}
+
+static int
+parse_double(const char *s, double *x)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtod(s, &end);
+	return end != s && *end == '\0' && errno != ERANGE;
+}
+
+static int
+parse_long(const char *s, long *x)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtol(s, &end, 10);
+	return end != s && *end == '\0' && errno != ERANGE;
+}
+
+static enum sps_err
+read_key(struct reader_state *st, struct sps_plan *p, const char *key,
+    const char *value)
+{
+	static const char *const obs_keys[] = { "nchans", "fch1", "foff",
+	    "tsamp" };
+	double x = 0;
+	long n = 0;
+	int k;
+
+	if (value == NULL)
+		return bad_line(st, SPS_EFORMAT, "no value for", key);
+	if (strcmp(key, "sps-plan") == 0) {
+		if (!parse_long(value, &n) || n < 1)
+			return bad_line(st, SPS_EFORMAT, "bad version", value);
+		if (n > SPS_PLAN_VERSION)
+			return bad_line(st, SPS_EFORMAT, "plan format newer "
+			    "than this sps can read:", value);
+		return SPS_OK;
+	}
+	if (strcmp(key, "ntrials") == 0) {
+		if (!parse_long(value, &st->ntrials) || st->ntrials < 1)
+			return bad_line(st, SPS_EVALUE, "bad ntrials", value);
+		return SPS_OK;
+	}
+	for (k = 0; k < 4; k++)
+		if (strcmp(key, obs_keys[k]) == 0)
+			break;
+	if (k == 4)
+		return bad_line(st, SPS_EFORMAT, "unknown key", key);
+	if (k == 0 ? !parse_long(value, &n) || n < 1 || n > INT_MAX :
+	    !parse_double(value, &x) || !isfinite(x))
+		return bad_line(st, SPS_EVALUE, "bad value of", key);
+	if (k == 0)
+		p->nchans = (int)n;
+	else
+		*(k == 1 ? &p->fch1 : k == 2 ? &p->foff : &p->tsamp) = x;
+	st->seen |= 1 << k;
+	return SPS_OK;
+}
+
+static enum sps_err
+read_trial(struct reader_state *st, struct sps_plan *p, char *dm_text,
+    char *scrunch_text)
+{
+	double dm;
+	long s = 1;
+
+	if (!parse_double(dm_text, &dm))
+		return bad_line(st, SPS_EFORMAT, "not a DM:", dm_text);
+	if (!isfinite(dm) || dm < 0)
+		return bad_line(st, SPS_EVALUE, "DM is negative or not finite:",
+		    dm_text);
+	if (scrunch_text != NULL && !parse_long(scrunch_text, &s))
+		return bad_line(st, SPS_EFORMAT, "not a scrunch factor:",
+		    scrunch_text);
+	if (!is_power_of_2(s) || s > SPS_PLAN_MAX_SCRUNCH)
+		return bad_line(st, SPS_EVALUE, "scrunch factor is not a power "
+		    "of 2:", scrunch_text != NULL ? scrunch_text : "1");
+	if (p->ntrials > 0 && !(dm > p->dm[p->ntrials - 1]))
+		return bad_line(st, SPS_EVALUE, "DM is not above the DM before "
+		    "it (DMs must ascend):", dm_text);
+	return sps_plan_add(p, dm, (int)s);
+}
+
+/* One line without its comment: a key and value, or a trial. */
+static enum sps_err
+read_line(struct reader_state *st, struct sps_plan *p, char *line,
+    size_t first_trial)
+{
+	char *tok[3], *save = NULL;
+	double x;
+	int n;
+
+	for (n = 0; n < 3; n++)
+		if ((tok[n] = strtok_r(n == 0 ? line : NULL, " \t\r\n\v\f",
+		    &save)) == NULL)
+			break;
+	if (n == 0)
+		return SPS_OK;
+	if (n == 3)
+		return bad_line(st, SPS_EFORMAT, "more than two fields:",
+		    tok[2]);
+	if (isalpha((unsigned char)tok[0][0]) && !parse_double(tok[0], &x)) {
+		if (p->ntrials > first_trial)
+			return bad_line(st, SPS_EFORMAT, "key after the DM "
+			    "trials:", tok[0]);
+		return read_key(st, p, tok[0], n > 1 ? tok[1] : NULL);
+	}
+	return read_trial(st, p, tok[0], n > 1 ? tok[1] : NULL);
+}
+
+static enum sps_err
+read_end(struct reader_state *st, struct sps_plan *p, size_t first_trial)
+{
+	size_t got = p->ntrials - first_trial;
+
+	if (st->seen != 0 && st->seen != 15)
+		return sps_fail(SPS_EFORMAT, "%s: the plan gives only some of "
+		    "nchans, fch1, foff and tsamp", st->name);
+	if (st->seen == 15)
+		p->has_obs = 1;
+	if (got == 0)
+		return sps_fail(SPS_EVALUE, "%s: no DM trials", st->name);
+	if (st->ntrials >= 0 && (size_t)st->ntrials != got)
+		return sps_fail(SPS_ETRUNC, "%s: ntrials says %ld, but %zu "
+		    "trials follow", st->name, st->ntrials, got);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plan_read(FILE *f, const char *name, struct sps_plan *p)
+{
+	struct reader_state st = { name, 0, -1, 0 };
+	size_t first_trial = p->ntrials, len;
+	char buf[LINE_MAX_LEN + 2], *hash;
+	enum sps_err e;
+
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		st.line++;
+		len = strlen(buf);
+		if (len == 0)
+			return sps_fail(SPS_EFORMAT, "%s: line %ld holds a NUL "
+			    "byte (not a text plan)", name, st.line);
+		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n')
+			return sps_fail(SPS_EFORMAT, "%s: line %ld is longer "
+			    "than %d bytes", name, st.line, LINE_MAX_LEN);
+		if (len < sizeof(buf) - 1 && !feof(f) && buf[len - 1] != '\n')
+			return sps_fail(SPS_EFORMAT, "%s: line %ld holds a NUL "
+			    "byte (not a text plan)", name, st.line);
+		if ((hash = strchr(buf, '#')) != NULL)
+			*hash = '\0';
+		if ((e = read_line(&st, p, buf, first_trial)) != SPS_OK)
+			return e;
+	}
+	if (ferror(f))
+		return sps_fail(SPS_EIO, "%s: %s", name, strerror(errno));
+	return read_end(&st, p, first_trial);
+}

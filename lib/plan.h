@@ -1,0 +1,228 @@
+/* plan.h: the DM trials sps-dedisperse computes.
+ *
+ * A plan is a list of trials {dm, scrunch}: DMs in pc cm^-3, strictly
+ * ascending and not negative; scrunch, a power of 2, is the number of
+ * input samples summed into one before the trial is dedispersed.  The
+ * generators append trials:
+ *
+ *	sps_plan_dedisp	 dedisp's (Heimdall's) list from a smearing tolerance
+ *	sps_plan_ddplan	 PRESTO DDplan.py's ranges of constant DM step
+ *	sps_plan_steps	 START + i * STEP, i < COUNT
+ *	sps_plan_read	 a text plan, or any list of DMs
+ *
+ * and sps_plan_scrunch() sets each trial's factor from the diagonal DM
+ * (Barsdell et al. 2012, section 2.1 and eq. 21).  sps_plan_check() says
+ * whether a plan can be run.  The text format is in sps-plan(1). */
+#ifndef SPS_PLAN_H
+#define SPS_PLAN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "header.h"
+
+#define SPS_PLAN_VERSION	1
+#define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
+#define SPS_DDPLAN_MAXDS	259	/* largest downsampling DDplan tries */
+#define SPS_PLAN_GULP		65536	/* block of samples the memory
+					   estimate assumes by default */
+
+struct sps_plan {
+	size_t	 ntrials;
+	double	*dm;		/* pc cm^-3 */
+	int	*scrunch;	/* time-scrunch factor of each trial */
+	size_t	 cap;		/* room in dm and scrunch */
+	/* The observation the plan was made for: has_obs 0 when unknown. */
+	int	 has_obs;
+	int	 nchans;
+	double	 fch1, foff;	/* MHz, as in the SIGPROC header */
+	double	 tsamp;		/* s */
+};
+
+/* A run of trials with one scrunch factor and a smoothly varying DM step
+ * (a step more than 10% off the one before, or more than twice the
+ * range's first step, starts a new range), with the smearing predicted
+ * for it.  Times in seconds, each the worst case in
+ * the range: */
+struct sps_plan_range {
+	size_t	 first, count;	/* trials */
+	double	 dm_lo, dm_hi;
+	double	 step_min, step_max;	/* DM steps from each trial of the
+					   range to the next trial */
+	int	 scrunch;
+	double	 t_samp;	/* tsamp */
+	double	 t_scrunch;	/* tsamp * scrunch, the effective sample */
+	double	 t_step;	/* half of step_max, across the band */
+	double	 t_chan;	/* inside the lowest channel at dm_hi */
+	double	 t_sub;		/* sub-band term (Barsdell eq. B1), or 0 */
+	double	 t_total;	/* quadrature sum of the four above
+				   (t_samp is inside t_scrunch) */
+};
+
+/* DDplan.py's observation and parameters (its option names). */
+struct sps_ddplan_obs {
+	double	 dt;		/* s */
+	double	 fctr;		/* MHz, centre of the band */
+	double	 bw;		/* MHz, nchan channel widths */
+	int	 numchan;
+};
+
+struct sps_ddplan_opts {
+	double	 lodm, hidm;	/* pc cm^-3 */
+	int	 blocklen;	/* spectra per block: downsampling divides it */
+	double	 cohdm;		/* coherent DM inside each channel */
+	int	 numsub;	/* sub-bands, 0: none */
+	int	 numprocs;	/* mpiprepsubband processes */
+	double	 res;		/* acceptable smearing, ms (DDplan -r) */
+};
+
+/* One line of DDplan's table. */
+struct sps_ddplan_line {
+	double	 lodm, hidm, ddm;
+	int	 downsamp;
+	double	 dsubdm;
+	int	 numdms;
+	int	 dms_per_call, calls;	/* 0 without sub-bands */
+	double	 work_fract;
+};
+
+/* Memory a run of sps-dedisperse needs for a block of gulp samples, in
+ * bytes (see sps_plan_memory). */
+struct sps_plan_memory {
+	size_t	 max_delay;	/* samples of overlap the block carries */
+	double	 input;		/* (gulp + max_delay) spectra as floats */
+	double	 scrunched;	/* scrunched copies of the input */
+	double	 subband;	/* sub-band intermediate sums of one nominal
+				   DM, 32 bits (per thread) */
+	double	 output;	/* gulp / scrunch samples of every trial */
+	double	 total;
+};
+
+void sps_plan_init(struct sps_plan *p);
+void sps_plan_free(struct sps_plan *p);
+
+/* Append one trial (checked later by sps_plan_check). */
+enum sps_err sps_plan_add(struct sps_plan *p, double dm, int scrunch);
+
+/* Record the observation h describes as the one the plan is for. */
+void sps_plan_set_obs(struct sps_plan *p, const struct sps_header *h);
+
+/* Is the plan runnable: at least one trial, every DM finite and >= 0,
+ * strictly ascending, every scrunch factor a power of 2 up to
+ * SPS_PLAN_MAX_SCRUNCH.  SPS_EVALUE naming the first bad trial. */
+enum sps_err sps_plan_check(const struct sps_plan *p);
+
+/* Was the plan made for the data h describes (nchans equal; fch1, foff
+ * and tsamp within 1e-6 relative)?  SPS_OK also when the plan does not
+ * say what it was made for. */
+enum sps_err sps_plan_match(const struct sps_plan *p,
+    const struct sps_header *h);
+
+/* Check nchans, fch1, foff and tsamp of h for planning: SPS_EVALUE when
+ * they are missing or absurd or the band reaches 0 MHz. */
+enum sps_err sps_plan_check_obs(const struct sps_header *h);
+
+/* dedisp's DM list (Heimdall's --dm LO HI --dm_tol T --dm_pulse_width US):
+ * from dm_lo, each next DM lets the total smearing grow by the factor tol
+ * (> 1), until one trial at or past dm_hi.  pulse_width_us is the
+ * intrinsic width in microseconds.  Reproduces dedisp's
+ * generate_dm_list (its float32 rounding and its constant 8.3 included),
+ * with the band's top channel as dedisp's f0. */
+enum sps_err sps_plan_dedisp(struct sps_plan *p, const struct sps_header *h,
+    double dm_lo, double dm_hi, double pulse_width_us, double tol);
+
+/* START + i * STEP for i < count, all with the given scrunch factor. */
+enum sps_err sps_plan_steps(struct sps_plan *p, double start, double step,
+    long count, int scrunch);
+
+/* DDplan.py's observation for the data h describes. */
+void sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
+    const struct sps_header *h);
+
+/* DDplan.py's defaults: DM 0-1000, blocklen 1024, no sub-bands. */
+void sps_ddplan_defaults(struct sps_ddplan_opts *o);
+
+/* DDplan.py's downsampling factors for blocks of blocklen spectra: the
+ * divisors up to SPS_DDPLAN_MAXDS, thinned to a ladder with ratios of
+ * about 1.5 to 2.  out holds SPS_DDPLAN_MAXDS; returns how many. */
+int sps_ddplan_downsamps(int blocklen, int *out);
+
+/* DDplan.py's plan (PRESTO, bin/DDplan.py, with its constants).  Sets
+ * *lines (malloc'd, caller frees) and *nlines.  SPS_EVALUE when DDplan
+ * would run out of downsampling factors or DM steps. */
+enum sps_err sps_ddplan(const struct sps_ddplan_obs *obs,
+    const struct sps_ddplan_opts *o, struct sps_ddplan_line **lines,
+    int *nlines);
+
+/* Append the trials of DDplan lines (lodm + i * ddm, i < numdms, scrunch
+ * = downsamp).  SPS_EVALUE when a factor is not a power of 2. */
+enum sps_err sps_plan_add_ddplan(struct sps_plan *p,
+    const struct sps_ddplan_line *lines, int nlines, int blocklen);
+
+/* The diagonal DM of Barsdell eq. 21 for sub-bands of nsubchans channels
+ * (1 for the direct algorithm): where the rounded delay across the last
+ * nsubchans channels of the band reaches nsubchans samples. */
+enum sps_err sps_diagonal_dm(const struct sps_header *h, int nsubchans,
+    double *dm);
+
+/* Set each trial's scrunch factor to the largest 2^k <= max_factor with
+ * DM > 2^k * sps_diagonal_dm(h, 1) (1 below twice the diagonal).
+ * max_factor: a power of 2. */
+enum sps_err sps_plan_scrunch(struct sps_plan *p, const struct sps_header *h,
+    int max_factor);
+
+/* Split the plan into ranges and predict their smearing for data h.
+ * nsub > 0 adds the sub-band term for nsub sub-bands with
+ * dms_per_nominal trials per nominal DM (0: nchans / nsub, the balance of
+ * Barsdell section 4.2).  *ranges is malloc'd; caller frees. */
+enum sps_err sps_plan_ranges(const struct sps_plan *p,
+    const struct sps_header *h, int nsub, int dms_per_nominal,
+    struct sps_plan_range **ranges, size_t *nranges);
+
+/* Sub-band smearing bound of Barsdell eq. B1, seconds: nominal DMs
+ * dm_nominal_step apart, sub-bands of nsubchans channels. */
+double sps_subband_smear(const struct sps_header *h, int nsubchans,
+    double dm_nominal_step);
+
+/* The delay (input samples) of the highest channel's signal in the
+ * lowest channel: round(delay / (tsamp * f)) * f, largest over trials. */
+size_t sps_plan_max_delay(const struct sps_plan *p,
+    const struct sps_header *h);
+
+/* Channel additions to dedisperse nsamples input samples: the direct
+ * algorithm (nsub 0) adds nchans values per output sample of every
+ * trial; the sub-band algorithm (Barsdell eq. 27-29) sums channels into
+ * nsub sub-bands once per nominal DM, then the sub-bands per trial. */
+double sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
+    double nsamples, int nsub, int dms_per_nominal);
+
+/* Memory for blocks of gulp samples (see struct sps_plan_memory): the
+ * input block with its overlap unpacked to floats (nifs * nchans per
+ * spectrum), one copy per scrunch factor above 1 at its resolution, with
+ * nsub > 0 the nsub intermediate series of one nominal DM, and the output
+ * block of every trial. */
+void sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
+    size_t gulp, int nsub, struct sps_plan_memory *m);
+
+/* Read a text plan (or a plain list of DMs, one per line, optionally
+ * with a scrunch factor) from f; name is used in messages.  Appends to p
+ * and sets its observation when the file gives one.  SPS_EFORMAT for a
+ * line that cannot be parsed, SPS_EVALUE for a bad value, SPS_ETRUNC
+ * when fewer trials follow than its ntrials line says. */
+enum sps_err sps_plan_read(FILE *f, const char *name, struct sps_plan *p);
+
+/* Write p as a text plan; comment, if not NULL, goes first, each of its
+ * lines after "# ".  Numbers are written so that reading them back gives
+ * the same doubles. */
+enum sps_err sps_plan_write(FILE *f, const struct sps_plan *p,
+    const char *comment);
+
+/* Write p as one JSON object: "format", "version", then extra (if not
+ * NULL: more members, already JSON, e.g. "\"mode\": \"dedisp\""), the
+ * observation, "ntrials", "ranges" when nranges > 0, and
+ * "trials": [{"dm": ..., "scrunch": ...}, ...] in plan order. */
+enum sps_err sps_plan_json(FILE *f, const struct sps_plan *p,
+    const struct sps_plan_range *ranges, size_t nranges, const char *extra);
+
+#endif

@@ -1,0 +1,600 @@
+/* unit-plan: DM-trial plans (lib/plan.c). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dmdelay.h"
+#include "plan.h"
+
+/* Heimdall's defaults (heimdall-dedisp.md 1.3). */
+static void
+heimdall_header(struct sps_header *h)
+{
+	sps_header_init(h);
+	h->nchans = 1024;
+	h->fch1 = 1581.804688;
+	h->foff = -0.390625;
+	h->tsamp = 64e-6;
+	h->nbits = 8;
+	h->nifs = 1;
+}
+
+static int
+close_to(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fmax(fabs(a), fabs(b));
+}
+
+static void
+test_dedisp_heimdall_defaults(void **state)
+{
+	struct sps_header h;
+	struct sps_plan p;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 1000, 40, 1.25), SPS_OK);
+	/* the reference's numbers: 1197 trials, 0, 0.180007, 0.360012, ...
+	 * 998.567, 1001.48 */
+	assert_int_equal(p.ntrials, 1197);
+	assert_true(p.dm[0] == 0);
+	assert_true(close_to(p.dm[1], 0.180007, 3e-6));
+	assert_true(close_to(p.dm[2], 0.360012, 3e-6));
+	assert_true(close_to(p.dm[1195], 998.567, 1e-6));
+	assert_true(close_to(p.dm[1196], 1001.48, 1e-5));
+	assert_int_equal(sps_plan_check(&p), SPS_OK);
+	sps_plan_free(&p);
+	/* DM 0-2000: 1435 trials, the last 2003.35 */
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 2000, 40, 1.25), SPS_OK);
+	assert_int_equal(p.ntrials, 1435);
+	assert_true(close_to(p.dm[1434], 2003.35, 1e-5));
+	sps_plan_free(&p);
+}
+
+static void
+test_dedisp_edges(void **state)
+{
+	struct sps_header h;
+	struct sps_plan p;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&p);
+	/* lo == hi: the one trial */
+	assert_int_equal(sps_plan_dedisp(&p, &h, 50, 50, 40, 1.25), SPS_OK);
+	assert_int_equal(p.ntrials, 1);
+	assert_true(p.dm[0] == 50);
+	sps_plan_free(&p);
+	/* tol 1 never advances in dedisp; here it is refused */
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 10, 40, 1.0), SPS_EVALUE);
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 10, 40, 0.9), SPS_EVALUE);
+	assert_int_equal(sps_plan_dedisp(&p, &h, -1, 10, 40, 1.25),
+	    SPS_EVALUE);
+	assert_int_equal(sps_plan_dedisp(&p, &h, 10, 5, 40, 1.25), SPS_EVALUE);
+	assert_int_equal(p.ntrials, 0);
+	h.foff = 0;
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 10, 40, 1.25), SPS_EVALUE);
+	sps_plan_free(&p);
+}
+
+/*
+ * Barsdell eq. 21 with N' = 1, worked by hand: 2 channels, fch1 1000 MHz,
+ * foff -250 MHz, tsamp 64 us.  nu_N = 1000 - 2*250 = 500 MHz and
+ * nu_(N-1) = 750 MHz; 1/500^2 - 1/750^2 = 1/450000 MHz^-2, so
+ * Delta T(N) - Delta T(N-1) = 4148.808 / (64e-6 * 450000) = 144.05583 samples
+ * per unit DM, and DM_diag = 0.5 / 144.05583 = 14.4 / 4148.808
+ * = 0.003470876454 pc cm^-3.
+ */
+static void
+test_diagonal_worked_example(void **state)
+{
+	struct sps_header h;
+	double dm;
+
+	(void)state;
+	sps_header_init(&h);
+	h.nchans = 2;
+	h.fch1 = 1000;
+	h.foff = -250;
+	h.tsamp = 64e-6;
+	assert_int_equal(sps_diagonal_dm(&h, 1, &dm), SPS_OK);
+	assert_true(close_to(dm, 14.4 / 4148.808, 1e-12));
+	assert_true(close_to(dm, 0.003470876454, 1e-9));
+	/* the same band in ascending order gives the same diagonal */
+	h.fch1 = 750;
+	h.foff = 250;
+	assert_int_equal(sps_diagonal_dm(&h, 1, &dm), SPS_OK);
+	assert_true(close_to(dm, 14.4 / 4148.808, 1e-12));
+	/* N' = 2 (the whole band): nu_0 = 1000, nu_2 = 500:
+	 * (2 - 0.5) / (4148.808 * (1/500^2 - 1/1000^2) / 64e-6)
+	 * = 1.5 * 64e-6 / (4148.808 * 3e-6) = 32 / 4148.808 */
+	assert_int_equal(sps_diagonal_dm(&h, 2, &dm), SPS_OK);
+	assert_true(close_to(dm, 32 / 4148.808, 1e-12));
+	assert_int_equal(sps_diagonal_dm(&h, 3, &dm), SPS_EVALUE);
+	/* Heimdall's setup: 2 k df / f^3 at 1182 MHz gives 16.30 */
+	heimdall_header(&h);
+	assert_int_equal(sps_diagonal_dm(&h, 1, &dm), SPS_OK);
+	assert_true(close_to(dm, 16.3038067, 1e-7));
+}
+
+static void
+test_scrunch_by_diagonal(void **state)
+{
+	struct sps_header h;
+	struct sps_plan p;
+	double d;
+
+	(void)state;
+	heimdall_header(&h);
+	assert_int_equal(sps_diagonal_dm(&h, 1, &d), SPS_OK);
+	sps_plan_init(&p);
+	sps_plan_add(&p, 0, 1);
+	sps_plan_add(&p, 2 * d, 1);		/* not above 2 diag: 1 */
+	sps_plan_add(&p, 2 * d * 1.0001, 1);	/* 2 */
+	sps_plan_add(&p, 4 * d * 1.0001, 1);	/* 4 */
+	sps_plan_add(&p, 7.99 * d, 1);		/* 4 */
+	sps_plan_add(&p, 1000 * d, 1);		/* 512 */
+	assert_int_equal(sps_plan_scrunch(&p, &h, SPS_PLAN_MAX_SCRUNCH),
+	    SPS_OK);
+	assert_int_equal(p.scrunch[0], 1);
+	assert_int_equal(p.scrunch[1], 1);
+	assert_int_equal(p.scrunch[2], 2);
+	assert_int_equal(p.scrunch[3], 4);
+	assert_int_equal(p.scrunch[4], 4);
+	assert_int_equal(p.scrunch[5], 512);
+	assert_int_equal(sps_plan_scrunch(&p, &h, 64), SPS_OK);
+	assert_int_equal(p.scrunch[5], 64);
+	assert_int_equal(sps_plan_scrunch(&p, &h, 3), SPS_EVALUE);
+	sps_plan_free(&p);
+}
+
+/* The two golden plans of presto-transientx.md 1.4. */
+static void
+test_ddplan_golden(void **state)
+{
+	static const struct sps_ddplan_line want[] = {
+		{ 0, 38.4, 0.2, 1, 4.8, 192, 24, 8, 0.7273 },
+		{ 38.4, 60, 0.3, 2, 7.2, 72, 24, 3, 0.1364 },
+		{ 60, 108, 0.5, 4, 12, 96, 24, 4, 0.09091 },
+		{ 108, 204, 1, 8, 24, 96, 24, 4, 0.04545 },
+	};
+	struct sps_ddplan_obs obs = { 0.000072, 820, 48, 96 };
+	struct sps_ddplan_opts o;
+	struct sps_ddplan_line *l;
+	char got[32], exp[32];
+	int n, i;
+
+	(void)state;
+	sps_ddplan_defaults(&o);
+	o.hidm = 200;
+	o.numsub = 32;
+	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_OK);
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++) {
+		assert_true(fabs(l[i].lodm - want[i].lodm) < 5e-4);
+		assert_true(fabs(l[i].hidm - want[i].hidm) < 5e-4);
+		assert_true(l[i].ddm == want[i].ddm);
+		assert_int_equal(l[i].downsamp, want[i].downsamp);
+		assert_true(fabs(l[i].dsubdm - want[i].dsubdm) < 5e-3);
+		assert_int_equal(l[i].numdms, want[i].numdms);
+		assert_int_equal(l[i].dms_per_call, want[i].dms_per_call);
+		assert_int_equal(l[i].calls, want[i].calls);
+		snprintf(got, sizeof(got), "%.4g", l[i].work_fract);
+		snprintf(exp, sizeof(exp), "%.4g", want[i].work_fract);
+		assert_string_equal(got, exp);
+	}
+	free(l);
+	/* the tutorial: dDM 2/3, D 4/8, dsubDM 48/72, calls 7/3, starts
+	 * 0/336 */
+	obs.fctr = 1400;
+	obs.bw = 96;
+	o.hidm = 500;
+	o.res = 0.5;
+	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_OK);
+	assert_int_equal(n, 2);
+	assert_true(l[0].ddm == 2 && l[1].ddm == 3);
+	assert_int_equal(l[0].downsamp, 4);
+	assert_int_equal(l[1].downsamp, 8);
+	assert_true(fabs(l[0].dsubdm - 48) < 1e-9);
+	assert_true(fabs(l[1].dsubdm - 72) < 1e-9);
+	assert_int_equal(l[0].calls, 7);
+	assert_int_equal(l[1].calls, 3);
+	assert_true(l[0].lodm == 0 && fabs(l[1].lodm - 336) < 1e-9);
+	free(l);
+}
+
+static void
+test_ddplan_downsamps(void **state)
+{
+	static const int want2400[] = { 1, 2, 3, 5, 8, 12, 24, 48, 96, 150,
+	    240 };
+	int ds[SPS_DDPLAN_MAXDS], n, i;
+
+	(void)state;
+	n = sps_ddplan_downsamps(2400, ds);
+	assert_int_equal(n, 11);
+	for (i = 0; i < n; i++)
+		assert_int_equal(ds[i], want2400[i]);
+	n = sps_ddplan_downsamps(1024, ds);
+	assert_int_equal(n, 9);
+	for (i = 0; i < n; i++)
+		assert_int_equal(ds[i], 1 << i);
+	assert_int_equal(sps_ddplan_downsamps(7, ds), 2);	/* 1, 7 */
+}
+
+static void
+test_ddplan_to_trials(void **state)
+{
+	struct sps_ddplan_obs obs = { 0.000072, 820, 48, 96 };
+	struct sps_ddplan_opts o;
+	struct sps_ddplan_line *l;
+	struct sps_plan p;
+	int n;
+
+	(void)state;
+	sps_ddplan_defaults(&o);
+	o.hidm = 200;
+	o.numsub = 32;
+	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_OK);
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_add_ddplan(&p, l, n, 1024), SPS_OK);
+	assert_int_equal(p.ntrials, 192 + 72 + 96 + 96);
+	assert_int_equal(sps_plan_check(&p), SPS_OK);
+	assert_true(fabs(p.dm[192] - 38.4) < 1e-9);
+	assert_int_equal(p.scrunch[191], 1);
+	assert_int_equal(p.scrunch[192], 2);
+	assert_int_equal(p.scrunch[p.ntrials - 1], 8);
+	sps_plan_free(&p);
+	l[1].downsamp = 3;
+	assert_int_equal(sps_plan_add_ddplan(&p, l, n, 2400), SPS_EVALUE);
+	sps_plan_free(&p);
+	free(l);
+	/* running out of downsampling factors is an error, not a crash */
+	o.blocklen = 1;
+	o.hidm = 2000;
+	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_EVALUE);
+}
+
+static void
+test_check(void **state)
+{
+	struct sps_plan p;
+
+	(void)state;
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_check(&p), SPS_EVALUE);	/* empty */
+	sps_plan_add(&p, 1, 1);
+	sps_plan_add(&p, 2, 2);
+	assert_int_equal(sps_plan_check(&p), SPS_OK);
+	p.scrunch[1] = 3;
+	assert_int_equal(sps_plan_check(&p), SPS_EVALUE);
+	assert_non_null(strstr(sps_errmsg(), "power of 2"));
+	p.scrunch[1] = 2;
+	p.dm[1] = 1;
+	assert_int_equal(sps_plan_check(&p), SPS_EVALUE);
+	assert_non_null(strstr(sps_errmsg(), "ascend"));
+	p.dm[1] = 2;
+	p.dm[0] = -1;
+	assert_int_equal(sps_plan_check(&p), SPS_EVALUE);
+	p.dm[0] = NAN;
+	assert_int_equal(sps_plan_check(&p), SPS_EVALUE);
+	sps_plan_free(&p);
+	assert_int_equal(sps_plan_steps(&p, 0, 0, 10, 1), SPS_EVALUE);
+	assert_int_equal(sps_plan_steps(&p, 0, 1, 0, 1), SPS_EVALUE);
+	assert_int_equal(sps_plan_steps(&p, 5, 0.5, 4, 1), SPS_OK);
+	assert_int_equal(p.ntrials, 4);
+	assert_true(p.dm[3] == 6.5);
+	sps_plan_free(&p);
+}
+
+static FILE *
+text_file(const char *text)
+{
+	FILE *f = tmpfile();
+
+	assert_non_null(f);
+	fputs(text, f);
+	rewind(f);
+	return f;
+}
+
+static enum sps_err
+read_text(const char *text, struct sps_plan *p)
+{
+	FILE *f = text_file(text);
+	enum sps_err e;
+
+	sps_plan_init(p);
+	e = sps_plan_read(f, "t", p);
+	fclose(f);
+	return e;
+}
+
+static void
+test_round_trip(void **state)
+{
+	struct sps_header h;
+	struct sps_plan p, q;
+	FILE *f = tmpfile();
+	size_t i;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 1000, 40, 1.25), SPS_OK);
+	assert_int_equal(sps_plan_steps(&p, 1100, 0.1, 7, 4), SPS_OK);
+	sps_plan_add(&p, 1e6 / 3, 1 << 20);
+	sps_plan_set_obs(&p, &h);
+	assert_int_equal(sps_plan_write(f, &p, "two\nlines"), SPS_OK);
+	rewind(f);
+	sps_plan_init(&q);
+	assert_int_equal(sps_plan_read(f, "t", &q), SPS_OK);
+	fclose(f);
+	assert_int_equal(q.ntrials, p.ntrials);
+	for (i = 0; i < p.ntrials; i++) {
+		assert_true(q.dm[i] == p.dm[i]);
+		assert_int_equal(q.scrunch[i], p.scrunch[i]);
+	}
+	assert_true(q.has_obs);
+	assert_int_equal(q.nchans, 1024);
+	assert_true(q.fch1 == h.fch1 && q.foff == h.foff &&
+	    q.tsamp == h.tsamp);
+	assert_int_equal(sps_plan_match(&q, &h), SPS_OK);
+	h.nchans = 2048;
+	assert_int_equal(sps_plan_match(&q, &h), SPS_EVALUE);
+	sps_plan_free(&p);
+	sps_plan_free(&q);
+}
+
+static void
+test_read_lists(void **state)
+{
+	struct sps_plan p;
+
+	(void)state;
+	assert_int_equal(read_text("# a plain list\n0\n1.5\n\n3 4\n  7\t8 "
+	    "# comment\n", &p), SPS_OK);
+	assert_int_equal(p.ntrials, 4);
+	assert_false(p.has_obs);
+	assert_true(p.dm[1] == 1.5);
+	assert_int_equal(p.scrunch[2], 4);
+	assert_int_equal(p.scrunch[3], 8);
+	sps_plan_free(&p);
+	/* no newline at the end */
+	assert_int_equal(read_text("1\n2", &p), SPS_OK);
+	assert_int_equal(p.ntrials, 2);
+	sps_plan_free(&p);
+}
+
+static void
+test_read_errors(void **state)
+{
+	static const struct {
+		const char	*text;
+		enum sps_err	 code;
+		const char	*says;
+	} bad[] = {
+		{ "", SPS_EVALUE, "no DM trials" },
+		{ "# only\n\n", SPS_EVALUE, "no DM trials" },
+		{ "1\n-2\n", SPS_EVALUE, "negative" },
+		{ "1\n2\n2\n", SPS_EVALUE, "ascend" },
+		{ "1\n0.5\n", SPS_EVALUE, "ascend" },
+		{ "1 3\n", SPS_EVALUE, "power of 2" },
+		{ "1 0\n", SPS_EVALUE, "power of 2" },
+		{ "1 2.5\n", SPS_EFORMAT, "scrunch" },
+		{ "1 2 3\n", SPS_EFORMAT, "more than two" },
+		{ "12abc\n", SPS_EFORMAT, "not a DM" },
+		{ "hello world\n", SPS_EFORMAT, "unknown key" },
+		{ "nan\n", SPS_EVALUE, "not finite" },
+		{ "1e999\n", SPS_EFORMAT, "not a DM" },
+		{ "1\nnchans 4\n", SPS_EFORMAT, "after" },
+		{ "ntrials 3\n1\n2\n", SPS_ETRUNC, "ntrials" },
+		{ "nchans 4\nfch1 1400\n1\n", SPS_EFORMAT, "only some" },
+		{ "nchans -4\n1\n", SPS_EVALUE, "nchans" },
+		{ "sps-plan 99\n1\n", SPS_EFORMAT, "newer" },
+		{ "tsamp\n1\n", SPS_EFORMAT, "no value" },
+	};
+	struct sps_plan p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(read_text(bad[i].text, &p), bad[i].code);
+		if (strstr(sps_errmsg(), bad[i].says) == NULL)
+			fail_msg("'%s': got '%s'", bad[i].text, sps_errmsg());
+		assert_non_null(strstr(sps_errmsg(), "t: "));
+		sps_plan_free(&p);
+	}
+}
+
+static void
+test_read_binary(void **state)
+{
+	static const char junk[] = { '1', '\n', '\0', 'x', '\n' };
+	struct sps_plan p;
+	FILE *f = tmpfile();
+	char *longline = malloc(10000);
+
+	(void)state;
+	fwrite(junk, 1, sizeof(junk), f);
+	rewind(f);
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_read(f, "t", &p), SPS_EFORMAT);
+	assert_non_null(strstr(sps_errmsg(), "NUL"));
+	fclose(f);
+	sps_plan_free(&p);
+	memset(longline, '1', 9999);
+	longline[9999] = '\0';
+	assert_int_equal(read_text(longline, &p), SPS_EFORMAT);
+	assert_non_null(strstr(sps_errmsg(), "longer"));
+	sps_plan_free(&p);
+	free(longline);
+}
+
+static void
+test_ranges_and_smearing(void **state)
+{
+	struct sps_plan_range *r;
+	struct sps_header h;
+	struct sps_plan p;
+	double fb, ft;
+	size_t n;
+
+	(void)state;
+	heimdall_header(&h);
+	ft = h.fch1;
+	fb = h.fch1 + 1023 * h.foff;
+	sps_plan_init(&p);
+	sps_plan_steps(&p, 0, 1, 10, 1);	/* 0..9 */
+	sps_plan_steps(&p, 50, 2, 10, 1);	/* 50..68 */
+	sps_plan_steps(&p, 100, 4, 5, 2);	/* 100..116, scrunch 2 */
+	assert_int_equal(sps_plan_ranges(&p, &h, 0, 0, &r, &n), SPS_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].count, 10);
+	assert_int_equal(r[1].first, 10);
+	assert_int_equal(r[1].count, 10);
+	assert_int_equal(r[2].scrunch, 2);
+	/* range 0 steps 1 and the gap of 41 to DM 50 */
+	assert_true(r[0].step_min == 1 && r[0].step_max == 41);
+	assert_true(r[1].step_max == 32);	/* 68 to 100 */
+	assert_true(r[2].step_max == 4 && r[2].step_min == 4);
+	assert_true(close_to(r[2].t_step, sps_dm_delay(2, fb, ft), 1e-12));
+	assert_true(close_to(r[2].t_chan, sps_dm_smear(116, fb, h.foff),
+	    1e-12));
+	assert_true(r[2].t_scrunch == 2 * h.tsamp);
+	assert_true(r[2].t_sub == 0);
+	assert_true(close_to(r[2].t_total, sqrt(pow(r[2].t_scrunch, 2) +
+	    pow(r[2].t_step, 2) + pow(r[2].t_chan, 2)), 1e-12));
+	free(r);
+	/* sub-band term: 32 sub-bands of 32 channels, 32 trials per nominal
+	 * DM: eq. B1 with nu_N = top - 1024 df and nu_(N-32) */
+	assert_int_equal(sps_plan_ranges(&p, &h, 32, 0, &r, &n), SPS_OK);
+	assert_true(close_to(r[2].t_sub, 32 * 4 * SPS_KDM *
+	    (1 / pow(ft - 1024 * 0.390625, 2) - 1 / pow(ft - 992 * 0.390625,
+	    2)), 1e-12));
+	free(r);
+	assert_int_equal(sps_plan_ranges(&p, &h, 2048, 0, &r, &n), SPS_EVALUE);
+	sps_plan_free(&p);
+}
+
+static void
+test_work_memory(void **state)
+{
+	struct sps_plan_memory m;
+	struct sps_header h;
+	struct sps_plan p;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&p);
+	sps_plan_steps(&p, 0, 100, 3, 1);
+	sps_plan_add(&p, 1000, 4);
+	/* direct: 1024 channels x (3 x 4096 + 4096 / 4) */
+	assert_true(sps_plan_work(&p, &h, 4096, 0, 0) == 1024.0 * (3 * 4096 +
+	    1024));
+	/* sub-band, 2 trials per nominal DM, 8 sub-bands: groups {0, 100},
+	 * {200}, {1000 (f 4)}; 1024 x (2 x 4096 + 1024) + 8 x (3 x 4096 +
+	 * 1024) */
+	assert_true(sps_plan_work(&p, &h, 4096, 8, 2) == 1024.0 * (2 * 4096 +
+	    1024) + 8.0 * (3 * 4096 + 1024));
+	/* DM 1000 at f 4: round(delay / (4 tsamp)) * 4 */
+	assert_int_equal(sps_plan_max_delay(&p, &h), 4 *
+	    sps_dm_delay_samples(1000, h.fch1 + 1023 * h.foff, h.fch1,
+	    4 * h.tsamp));
+	sps_plan_memory(&p, &h, 1000, 0, &m);
+	assert_true(m.input == (1000.0 + m.max_delay) * 1024 * 4);
+	assert_true(m.scrunched == ceil((1000.0 + m.max_delay) / 4) * 1024 *
+	    4);
+	assert_true(m.output == (3 * 1000 + 250) * 4);
+	assert_true(m.subband == 0);
+	assert_true(m.total == m.input + m.scrunched + m.output);
+	sps_plan_free(&p);
+}
+
+/* No fixed limit on channels: 65536 of them, and 200000 trials. */
+static void
+test_many_channels(void **state)
+{
+	struct sps_plan_range *r;
+	struct sps_header h;
+	struct sps_plan p;
+	size_t n;
+
+	(void)state;
+	sps_header_init(&h);
+	h.nchans = 65536;
+	h.fch1 = 1500;
+	h.foff = -400.0 / 65536;
+	h.tsamp = 64e-6;
+	sps_plan_init(&p);
+	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 2000, 40, 1.25), SPS_OK);
+	assert_true(p.ntrials > 1000);
+	assert_int_equal(sps_plan_scrunch(&p, &h, 1024), SPS_OK);
+	assert_int_equal(sps_plan_ranges(&p, &h, 256, 0, &r, &n), SPS_OK);
+	assert_true(n >= 1 && sps_plan_max_delay(&p, &h) > 0);
+	free(r);
+	sps_plan_free(&p);
+	assert_int_equal(sps_plan_steps(&p, 0, 0.01, 200000, 1), SPS_OK);
+	assert_int_equal(p.ntrials, 200000);
+	assert_int_equal(sps_plan_check(&p), SPS_OK);
+	sps_plan_free(&p);
+}
+
+static void
+test_json(void **state)
+{
+	struct sps_header h;
+	struct sps_plan p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&p);
+	sps_plan_add(&p, 0, 1);
+	sps_plan_add(&p, 0.5, 2);
+	sps_plan_set_obs(&p, &h);
+	f = open_memstream(&text, &len);
+	assert_int_equal(sps_plan_json(f, &p, NULL, 0, "\"mode\": \"x\""),
+	    SPS_OK);
+	fclose(f);
+	assert_non_null(strstr(text, "\"mode\": \"x\""));
+	assert_non_null(strstr(text, "\"tsamp\": 6.4e-05"));
+	assert_non_null(strstr(text, "\"trials\": [\n  {\"dm\": 0, "
+	    "\"scrunch\": 1},\n  {\"dm\": 0.5, \"scrunch\": 2}]}\n"));
+	free(text);
+	sps_plan_free(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dedisp_heimdall_defaults),
+		cmocka_unit_test(test_dedisp_edges),
+		cmocka_unit_test(test_diagonal_worked_example),
+		cmocka_unit_test(test_scrunch_by_diagonal),
+		cmocka_unit_test(test_ddplan_golden),
+		cmocka_unit_test(test_ddplan_downsamps),
+		cmocka_unit_test(test_ddplan_to_trials),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_read_lists),
+		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_read_binary),
+		cmocka_unit_test(test_ranges_and_smearing),
+		cmocka_unit_test(test_work_memory),
+		cmocka_unit_test(test_many_channels),
+		cmocka_unit_test(test_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
