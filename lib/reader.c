@@ -181,6 +181,10 @@ sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
 
 	if ((e = sps_header_read(f, prefix, nprefix, &r->hdr)) != SPS_OK)
 		return sps_fail(e, "%s: %s", name, sps_errmsg());
+	if (r->hdr.sps_order != 0)
+		return sps_fail(SPS_EFORMAT, "%s: channel-major data (sps_order "
+		    "%d): turn it back with sps-cornerturn --to time first",
+		    name, r->hdr.sps_order);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	s->f = f;
