@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# sps-cornerturn: time-major <-> channel-major, byte-exact round trips.
+# Also uses: sps-fake, sps-header, sps-filterbank (its case is skipped
+# until it is built), od, awk, cmp.
+
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+data="$BATS_TEST_DIRNAME/../../shared/data"
+
+need() {
+	command -v "$1" >/dev/null || skip "$1 is not built"
+}
+
+@test "sps-cornerturn: round trip is the identity on every shared .fil file" {
+	local f n=0
+	for f in "$data"/*.fil; do
+		sps-cornerturn -q "$f" -o "$BATS_TEST_TMPDIR/cm"
+		sps-cornerturn -q "$BATS_TEST_TMPDIR/cm" -o "$BATS_TEST_TMPDIR/back"
+		cmp "$f" "$BATS_TEST_TMPDIR/back"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 7 ]
+}
+
+@test "sps-cornerturn: round trip through pipes with a block that does not divide the length" {
+	set -o pipefail
+	sps-cornerturn -q --block 1000 < "$data/tutorial.fil" |
+	    sps-cornerturn -q --to time | cmp - "$data/tutorial.fil"
+	sps-cornerturn -q --block 3 < "$data/parkes_1bit.fil" |
+	    sps-cornerturn -q | cmp - "$data/parkes_1bit.fil"
+}
+
+@test "sps-cornerturn: round trip of sps-fake data of every nbits" {
+	need sps-fake
+	local b
+	for b in 1 2 4 8 16 32; do
+		# 37 one-bit channels: spectra do not end on byte boundaries
+		sps-fake -q --nbits "$b" --nchans 37 --nsamples 1000 --seed "$b" \
+		    -o "$BATS_TEST_TMPDIR/f$b.fil"
+		sps-cornerturn -q --block 24 "$BATS_TEST_TMPDIR/f$b.fil" \
+		    -o "$BATS_TEST_TMPDIR/cm$b"
+		sps-cornerturn -q "$BATS_TEST_TMPDIR/cm$b" \
+		    -o "$BATS_TEST_TMPDIR/back$b"
+		cmp "$BATS_TEST_TMPDIR/f$b.fil" "$BATS_TEST_TMPDIR/back$b"
+	done
+}
+
+@test "sps-cornerturn: channel-major blocks hold each channel's run of samples" {
+	need sps-header
+	local f="$data/src1_small.fil" hdr
+	hdr=$(sps-header --headersize "$f")
+	tail -c +"$((hdr + 1))" "$f" | od -An -v -tu1 -w1 |
+	    awk '{ print $1 }' > "$BATS_TEST_TMPDIR/tm"
+	sps-cornerturn -q --block 4 "$f" -o "$BATS_TEST_TMPDIR/cm.fil"
+	# the input header plus sps_order and sps_block (17 bytes each)
+	tail -c +"$((hdr + 34 + 1))" "$BATS_TEST_TMPDIR/cm.fil" |
+	    od -An -v -tu1 -w1 | awk '{ print $1 }' > "$BATS_TEST_TMPDIR/actual"
+	# 336 channels, 10 samples, blocks of 4, 4 and 2 samples
+	awk -v nc=336 -v ns=10 -v blk=4 '{ v[NR - 1] = $1 }
+	    END {
+		for (b0 = 0; b0 < ns; b0 += blk) {
+			n = ns - b0 < blk ? ns - b0 : blk
+			for (k = 0; k < nc; k++)
+				for (t = 0; t < n; t++)
+					print v[(b0 + t) * nc + k]
+		}
+	    }' "$BATS_TEST_TMPDIR/tm" > "$BATS_TEST_TMPDIR/expect"
+	cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/expect")" -eq 3360 ]
+}
+
+@test "sps-cornerturn: the channel-major header says sps_order 1 and the block length" {
+	need sps-header
+	sps-cornerturn -q --block 1000 "$data/parkes_8bit_1.fil" \
+	    -o "$BATS_TEST_TMPDIR/cm.fil"
+	run sps-header --json "$BATS_TEST_TMPDIR/cm.fil"
+	assert_success
+	assert_output --partial '"sps_order": 1'
+	assert_output --partial '"sps_block": 1000'
+	run sps-header --json "$data/parkes_8bit_1.fil"
+	refute_output --partial 'sps_order'
+}
+
+@test "sps-cornerturn: output to the order the input already has copies it unchanged" {
+	sps-cornerturn -q --to time "$data/parkes_2bit.fil" \
+	    -o "$BATS_TEST_TMPDIR/same"
+	cmp "$data/parkes_2bit.fil" "$BATS_TEST_TMPDIR/same"
+	sps-cornerturn -q --block 512 "$data/parkes_2bit.fil" \
+	    -o "$BATS_TEST_TMPDIR/cm"
+	sps-cornerturn -q --to channel "$BATS_TEST_TMPDIR/cm" \
+	    -o "$BATS_TEST_TMPDIR/cm2"
+	cmp "$BATS_TEST_TMPDIR/cm" "$BATS_TEST_TMPDIR/cm2"
+}
+
+@test "sps-cornerturn: changing the block of channel-major data is refused" {
+	sps-cornerturn -q --block 512 "$data/parkes_2bit.fil" \
+	    -o "$BATS_TEST_TMPDIR/cm"
+	run sps-cornerturn -q --to channel --block 256 "$BATS_TEST_TMPDIR/cm"
+	assert_failure 2
+	assert_output --partial 'sps-cornerturn: --block 256: the input has blocks of 512'
+}
+
+@test "sps-cornerturn: a block that does not end on a byte is refused" {
+	need sps-fake
+	sps-fake -q --nbits 1 --nchans 37 --nsamples 16 -o "$BATS_TEST_TMPDIR/f.fil"
+	run sps-cornerturn --block 3 "$BATS_TEST_TMPDIR/f.fil"
+	assert_failure 2
+	assert_output --partial 'sps-cornerturn: --block 3: '
+	assert_output --partial 'multiple of 8'
+}
+
+@test "sps-cornerturn: --block with time-major output is a usage error" {
+	sps-cornerturn -q "$data/src1_small.fil" -o "$BATS_TEST_TMPDIR/cm"
+	run sps-cornerturn --block 4 "$BATS_TEST_TMPDIR/cm"
+	assert_failure 2
+	assert_output --partial 'sps-cornerturn: --block: the output is time-major'
+}
+
+@test "sps-cornerturn: bad option values are refused" {
+	run sps-cornerturn --to sideways "$data/src1_small.fil"
+	assert_failure 2
+	assert_output --partial "sps-cornerturn: --to sideways: expected channel or time"
+	run sps-cornerturn --block 0 "$data/src1_small.fil"
+	assert_failure 1
+	assert_output --partial "sps-cornerturn: --block: '0' is not an integer"
+	run sps-cornerturn "$data/src1_small.fil" "$data/tutorial.fil"
+	assert_failure 2
+	assert_output --partial 'sps-cornerturn: one input at most'
+}
+
+@test "sps-cornerturn: empty standard input" {
+	run sps-cornerturn < /dev/null
+	assert_failure 1
+	assert_output 'sps-cornerturn: stdin: empty input (no header)'
+}
+
+@test "sps-cornerturn: truncated header" {
+	head -c 100 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
+	run sps-cornerturn "$BATS_TEST_TMPDIR/cut"
+	assert_failure 1
+	assert_output --partial 'sps-cornerturn: '
+	assert_output --partial 'truncated header'
+}
+
+@test "sps-cornerturn: truncated time-major data, and no output file left" {
+	head -c 1000 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
+	run sps-cornerturn -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/cut"
+	assert_failure 1
+	assert_output --partial 'truncated data: the last spectrum (number 1)'
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep '^out')" ]
+}
+
+@test "sps-cornerturn: truncated channel-major data" {
+	sps-cornerturn -q --block 4 "$data/src1_small.fil" \
+	    -o "$BATS_TEST_TMPDIR/cm"
+	# 17 bytes short: the last block is not a whole number of samples
+	head -c "$(($(stat -c %s "$BATS_TEST_TMPDIR/cm") - 17))" \
+	    "$BATS_TEST_TMPDIR/cm" > "$BATS_TEST_TMPDIR/cut"
+	run sps-cornerturn "$BATS_TEST_TMPDIR/cut"
+	assert_failure 1
+	assert_output --partial 'sps-cornerturn: '
+	assert_output --partial 'truncated data: the last channel-major block'
+}
+
+@test "sps-cornerturn: input that is not SIGPROC data" {
+	echo "not a filterbank" > "$BATS_TEST_TMPDIR/text"
+	run sps-cornerturn "$BATS_TEST_TMPDIR/text"
+	assert_failure 1
+	assert_output --partial 'not a SIGPROC file'
+	run sps-cornerturn "$BATS_TEST_TMPDIR/missing"
+	assert_failure 1
+	assert_output --partial 'sps-cornerturn: '
+	assert_output --partial 'No such file or directory'
+}
+
+@test "sps-cornerturn: a closed output pipe is an error, not a hang" {
+	run bash -c 'sps-cornerturn -q "$1" | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"' \
+	    _ "$data/tutorial.fil"
+	assert_output --partial 'sps-cornerturn: stdout: write error'
+	assert_line 1
+}
+
+@test "sps-cornerturn: PSRFITS through sps-filterbank turns there and back" {
+	need sps-filterbank
+	local sf="$data/parkes_4bit.sf"
+	set -o pipefail
+	sps-filterbank "$sf" > "$BATS_TEST_TMPDIR/direct"
+	sps-filterbank "$sf" | sps-cornerturn -q | sps-cornerturn -q --to time |
+	    cmp - "$BATS_TEST_TMPDIR/direct"
+}
+
+@test "sps-cornerturn: PSRFITS read directly turns back to what sps-filterbank writes" {
+	need sps-filterbank
+	local sf
+	set -o pipefail
+	for sf in "$data/parkes_4bit.sf" "$data/src1_small.fits"; do
+		sps-filterbank -q "$sf" > "$BATS_TEST_TMPDIR/direct"
+		sps-cornerturn -q "$sf" | sps-cornerturn -q |
+		    cmp - "$BATS_TEST_TMPDIR/direct"
+	done
+}
+
+@test "sps-cornerturn: -h and --version" {
+	run sps-cornerturn -h
+	assert_success
+	assert_output --partial 'usage: sps-cornerturn'
+	run sps-cornerturn --version
+	assert_success
+	assert_output --regexp '^sps-cornerturn [0-9]'
+}
