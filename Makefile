@@ -11,7 +11,8 @@
 # tools/sps-NAME.c, man/sps-NAME.1, test/sps-NAME.bats, and NAME in TOOLS.
 
 VERSION = 0.1.0
-TOOLS = header fake filterbank cornerturn tscrunch plan dedisperse
+TOOLS = header fake filterbank cornerturn tscrunch plan dedisperse boxcar \
+	peaks
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local

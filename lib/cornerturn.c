@@ -25,9 +25,13 @@ sps_stream_shape(const struct sps_header *h, struct sps_stream_shape *s)
 	enum sps_err e;
 
 	memset(s, 0, sizeof(*s));
-	if (h->sps_dmtime != 0)
-		return sps_fail(SPS_EFORMAT, "DM-time streams cannot be "
-		    "corner-turned yet");
+	if (h->sps_dmtime != 0) {
+		/* turned by dmturn.c, not by the plans here */
+		s->order = h->sps_order == SPS_ORDER_DM ? SPS_ORDER_DM :
+		    SPS_ORDER_DMTIME;
+		s->nbits = h->nbits;
+		return SPS_OK;
+	}
 	if (h->sps_order != SPS_ORDER_TIME && h->sps_order !=
 	    SPS_ORDER_CHANNEL)
 		return sps_fail(SPS_EVALUE, "sps_order %d: not 0 (time-major) "

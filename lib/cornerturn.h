@@ -36,7 +36,9 @@
 
 enum sps_order {
 	SPS_ORDER_TIME = 0,	/* SIGPROC spectra order */
-	SPS_ORDER_CHANNEL = 1	/* per block, each channel's run of samples */
+	SPS_ORDER_CHANNEL = 1,	/* per block, each channel's run of samples */
+	SPS_ORDER_DM = 2,	/* DM-major DM-time file (dmturn.h) */
+	SPS_ORDER_DMTIME = 3	/* the DM-time stream of sps-dedisperse */
 };
 
 /* How a stream's blocks are laid out. */

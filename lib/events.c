@@ -112,6 +112,9 @@ sps_events_read(FILE *f, struct sps_event *e)
 			    strerror(errno));
 		return SPS_EEOF;
 	}
+	if (strchr(line, '\n') == NULL)
+		return sps_fail(SPS_ETRUNC, "event stream cut short in the "
+		    "line '%.60s'", line);
 	if (sscanf(line, "%d %lf %" SCNu64 " %lf %d %f", &e->dm_index, &e->dm,
 	    &e->sample, &e->time, &e->width, &e->snr) != 6 ||
 	    e->dm_index < 0 || e->width < 1)

@@ -181,10 +181,6 @@ sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
 
 	if ((e = sps_header_read(f, prefix, nprefix, &r->hdr)) != SPS_OK)
 		return sps_fail(e, "%s: %s", name, sps_errmsg());
-	if (r->hdr.sps_order != 0)
-		return sps_fail(SPS_EFORMAT, "%s: channel-major data (sps_order "
-		    "%d): turn it back with sps-cornerturn --to time first",
-		    name, r->hdr.sps_order);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	s->f = f;
@@ -353,6 +349,12 @@ sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
 	enum sps_err e;
 
 	*got = 0;
+	/* raw bytes are the same in any order; values are not */
+	if (r->hdr.sps_order != 0)
+		return sps_fail(SPS_EFORMAT, "%s: %s data (sps_order %d): turn "
+		    "it back with sps-cornerturn --to time first", r->name,
+		    r->hdr.sps_order == 2 ? "DM-major" : "channel-major",
+		    r->hdr.sps_order);
 	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && n > r->nsamples -
 	    r->position)
 		n = (size_t)(r->nsamples - r->position);

@@ -120,7 +120,7 @@ need() {
 @test "sps-cornerturn: bad option values are refused" {
 	run sps-cornerturn --to sideways "$data/src1_small.fil"
 	assert_failure 2
-	assert_output --partial "sps-cornerturn: --to sideways: expected channel or time"
+	assert_output --partial "sps-cornerturn: --to sideways: expected channel, time or dm"
 	run sps-cornerturn --block 0 "$data/src1_small.fil"
 	assert_failure 1
 	assert_output --partial "sps-cornerturn: --block: '0' is not an integer"
@@ -209,4 +209,67 @@ need() {
 	run sps-cornerturn --version
 	assert_success
 	assert_output --regexp '^sps-cornerturn [0-9]'
+}
+
+# A DM-time stream from a small fake, with time-scrunched trials and a
+# block that does not divide the data.
+dmtime() {
+	sps-fake -q --nchans 64 --nbits 8 --tsamp 500 --tobs 3 --fch1 1400 \
+	    --foff -2 --seed 5 --pulse dm=200,t=1,width=2ms,snr=20 \
+	    -o "$BATS_TEST_TMPDIR/f.fil"
+	sps-dedisperse -q "$BATS_TEST_TMPDIR/f.fil" --dm 0 400 --scrunch \
+	    --block 1000 "$@" > "$BATS_TEST_TMPDIR/dt"
+}
+
+@test "sps-cornerturn: a DM-time stream turns DM-major and back, byte for byte" {
+	dmtime
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm"
+	run sps-header --sps_order "$BATS_TEST_TMPDIR/dm"
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dm" --to time \
+	    -o "$BATS_TEST_TMPDIR/back"
+	cmp "$BATS_TEST_TMPDIR/dt" "$BATS_TEST_TMPDIR/back"
+	dmtime -b 8
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm"
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dm" --to time \
+	    -o "$BATS_TEST_TMPDIR/back"
+	cmp "$BATS_TEST_TMPDIR/dt" "$BATS_TEST_TMPDIR/back"
+}
+
+@test "sps-cornerturn: DM-major holds each trial's whole series in turn" {
+	dmtime
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm"
+	# trial 0 (DM 0, unscrunched) is dedispersed alone to compare
+	sps-dedisperse -q "$BATS_TEST_TMPDIR/f.fil" -d 0 > "$BATS_TEST_TMPDIR/t0"
+	local hdm n0 ht
+	hdm=$(sps-header --headersize "$BATS_TEST_TMPDIR/dm")
+	ht=$(sps-header --headersize "$BATS_TEST_TMPDIR/t0")
+	n0=$(( ($(stat -c %s "$BATS_TEST_TMPDIR/t0") - ht) ))
+	# the DM-0 series of the plan spans the same samples only up to the
+	# largest delay; compare the first 2000 samples
+	cmp -n 8000 <(tail -c +$((hdm + 1)) "$BATS_TEST_TMPDIR/dm") \
+	    <(tail -c +$((ht + 1)) "$BATS_TEST_TMPDIR/t0")
+	[ "$n0" -gt 8000 ]
+}
+
+@test "sps-cornerturn: a piped DM-time stream is spooled and gives the same file" {
+	dmtime
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm1"
+	cat "$BATS_TEST_TMPDIR/dt" | sps-cornerturn -q -o "$BATS_TEST_TMPDIR/dm2"
+	cmp "$BATS_TEST_TMPDIR/dm1" "$BATS_TEST_TMPDIR/dm2"
+}
+
+@test "sps-cornerturn: DM-major needs a file to write, and other tools refuse it" {
+	dmtime
+	run -2 --separate-stderr sps-cornerturn "$BATS_TEST_TMPDIR/dt"
+	assert_output ""
+	[[ "$stderr" == "sps-cornerturn: --to dm writes out of order: give -o FILE"* ]]
+	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm"
+	run -1 --separate-stderr sps-filterbank "$BATS_TEST_TMPDIR/dm"
+	[[ "$stderr" == *"DM-major data (sps_order 2)"* ]]
+	run -2 sps-cornerturn --to dm "$data/src1_small.fil"
+	head -c 3000 "$BATS_TEST_TMPDIR/dt" > "$BATS_TEST_TMPDIR/cut"
+	run -1 --separate-stderr sps-cornerturn "$BATS_TEST_TMPDIR/cut" \
+	    -o "$BATS_TEST_TMPDIR/x"
+	[[ "$stderr" == *"cut short"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/x" ]
 }

@@ -14,12 +14,13 @@
 #include "cli.h"
 #include "codec.h"
 #include "cornerturn.h"
+#include "dmturn.h"
 #include "psrfits.h"
 #include "reader.h"
 #include "writer.h"
 
 static const char usage_text[] =
-    "usage: sps-cornerturn [-q] [--to channel | time] [--block N] "
+    "usage: sps-cornerturn [-q] [--to channel | time | dm] [--block N] "
     "[-o OUTPUT] [FILE | -]\n";
 
 enum { OPT_TO = 256, OPT_BLOCK, OPT_VERSION };
@@ -85,9 +86,11 @@ parse_options(int argc, char **argv, struct options *opt)
 				opt->to = SPS_ORDER_CHANNEL;
 			else if (strcmp(optarg, "time") == 0)
 				opt->to = SPS_ORDER_TIME;
+			else if (strcmp(optarg, "dm") == 0)
+				opt->to = SPS_ORDER_DM;
 			else
 				cli_usage_error(usage_text, "--to %s: expected "
-				    "channel or time", optarg);
+				    "channel, time or dm", optarg);
 			opt->to_given = 1;
 			break;
 		case OPT_VERSION:
@@ -200,6 +203,9 @@ choose_layout(const struct options *opt, const struct source *src,
 	const struct sps_stream_shape *in = &src->shape;
 	enum sps_err e;
 
+	if (opt->to_given && opt->to == SPS_ORDER_DM)
+		cli_usage_error(usage_text, "--to dm: the input is filterbank "
+		    "data, not a DM-time stream");
 	*to = opt->to_given ? opt->to : in->order == SPS_ORDER_TIME ?
 	    SPS_ORDER_CHANNEL : SPS_ORDER_TIME;
 	if (opt->block != 0 && *to == SPS_ORDER_TIME)
@@ -282,6 +288,46 @@ turn_blocks(struct source *src, struct sps_writer *w, enum sps_order to,
 	return e == SPS_EEOF ? SPS_OK : e;
 }
 
+/* DM-time stream to a DM-major file (-o FILE: written out of order), or
+ * a DM-major file back to the stream. */
+static void
+turn_dmtime(const struct options *opt, struct source *src)
+{
+	struct sps_writer w;
+	enum sps_err e;
+	uint64_t n = 0;
+	struct stat st;
+
+	if (src->shape.order == SPS_ORDER_DMTIME) {
+		if (opt->to_given && opt->to != SPS_ORDER_DM)
+			cli_usage_error(usage_text, "a DM-time stream turns "
+			    "only --to dm");
+		if (opt->output == NULL && (fstat(STDOUT_FILENO, &st) != 0 ||
+		    !S_ISREG(st.st_mode)))
+			cli_usage_error(usage_text, "--to dm writes out of "
+			    "order: give -o FILE");
+	} else if (opt->to_given && opt->to != SPS_ORDER_TIME) {
+		cli_usage_error(usage_text, "a DM-major file turns only --to "
+		    "time");
+	}
+	cli_check(sps_writer_open(&w, opt->output), NULL);
+	if (src->shape.order == SPS_ORDER_DMTIME)
+		e = sps_dmturn_to_dm(src->ci.f, src->hdr, w.f, &n);
+	else
+		e = sps_dmturn_to_time(src->file, src->hdr, w.f);
+	if (e != SPS_OK)
+		output_fail(&w);
+	cli_check(sps_writer_close(&w), NULL);
+	if (!opt->quiet)
+		fprintf(stderr, "sps-cornerturn: %d trials, %s\n",
+		    src->hdr->ndms, src->shape.order == SPS_ORDER_DMTIME ?
+		    "DM-time stream to DM-major" : "DM-major to DM-time "
+		    "stream");
+	(void)n;
+	close_source(src);
+	exit(0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -296,6 +342,9 @@ main(int argc, char **argv)
 	cli_init("sps-cornerturn");
 	parse_options(argc, argv, &opt);
 	open_source(&src, opt.input);
+	if (src.shape.order == SPS_ORDER_DMTIME ||
+	    src.shape.order == SPS_ORDER_DM)
+		turn_dmtime(&opt, &src);
 	choose_layout(&opt, &src, &to, &block);
 	cli_check(sps_cornerturn_header(src.hdr, src.hdr_bytes,
 	    src.hdr->length, to, block, &hdr, &hdrlen), NULL);
