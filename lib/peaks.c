@@ -1,0 +1,833 @@
+/* peaks.c: friends-of-friends clustering of events into candidates, the
+ * cuts, flood flags and candidate file formats (peaks.h). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peaks.h"
+
+#define NONE		UINT32_MAX
+#define FLUSH_MIN	65536	/* events held before the first flush */
+#define NCLASS		64	/* width classes: floor(log2(width)) */
+
+/* One event held for clustering; the cluster's totals live at its root. */
+struct node {
+	struct sps_event e;
+	uint32_t	 parent;
+	uint32_t	 next;		/* next event in the same hash bucket */
+	uint32_t	 best;		/* root: the member of highest S/N */
+	int		 dmi_min, dmi_max;
+	uint64_t	 members;
+	int64_t		 first, last;	/* samples covered by the boxcars */
+	double		 maxc;		/* latest centre of a member */
+	double		 dm_min, dm_max;
+};
+
+struct sps_peaks {
+	struct sps_peaks_opts	 o;
+	struct node		*node;
+	size_t			 n, cap;
+	uint32_t		*head;		/* hash buckets of the grid */
+	size_t			 nhead;
+	size_t			 nclass[NCLASS];
+	struct sps_cand		*ready;		/* finished, in time order */
+	size_t			 nready, capready, posready;
+	int			 have_now;
+	int64_t			 now;		/* latest start sample seen */
+	int64_t			 maxlate;	/* largest lateness seen */
+	int64_t			 low_water;	/* events should start here on */
+	double			 bound;		/* ready ones before it may go */
+	int			 finished;
+	int			 wmax;
+	size_t			 next_flush;
+	struct sps_peaks_stats	 st;
+};
+
+void
+sps_peaks_defaults(struct sps_peaks_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sep_time = SPS_PEAKS_SEP_TIME;
+	o->sep_filter = SPS_PEAKS_SEP_FILTER;
+	o->sep_dm = SPS_PEAKS_SEP_DM;
+	o->cluster = 1;
+}
+
+enum sps_err
+sps_peaks_create(struct sps_peaks **pp, const struct sps_peaks_opts *o)
+{
+	struct sps_peaks *p;
+
+	*pp = NULL;
+	if (!(o->sep_time >= 0) || !(o->sep_filter >= 0) || o->sep_dm < 0 ||
+	    o->window < 0 || o->max_width < 0 || !isfinite(o->threshold) ||
+	    !isfinite(o->sep_time) || !isfinite(o->sep_filter))
+		return sps_fail(SPS_EUSAGE, "bad clustering parameters");
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	p->o = *o;
+	p->low_water = INT64_MIN;
+	p->bound = -INFINITY;
+	p->next_flush = FLUSH_MIN;
+	*pp = p;
+	return SPS_OK;
+}
+
+void
+sps_peaks_free(struct sps_peaks *p)
+{
+	if (p == NULL)
+		return;
+	free(p->node);
+	free(p->head);
+	free(p->ready);
+	free(p);
+}
+
+static int
+width_class(int width)
+{
+	return 31 - __builtin_clz((unsigned)width);
+}
+
+static double
+centre(const struct sps_event *e)
+{
+	return (double)e->sample + e->width / 2.0;
+}
+
+/* Grid cells: width class, DM cell of sep_dm + 1 trials, and a time cell
+ * at least as long as the time linking length within the class. */
+static double
+cell_length(const struct sps_peaks *p, int class)
+{
+	return ldexp(fmax(1, p->o.sep_time), class + 1);
+}
+
+static int64_t
+dm_cell(const struct sps_peaks *p, int dm_index)
+{
+	return dm_index / ((int64_t)p->o.sep_dm + 1);
+}
+
+static size_t
+bucket(const struct sps_peaks *p, int class, int64_t dmc, int64_t tc)
+{
+	uint64_t h = (uint64_t)class * 0x9E3779B97F4A7C15ULL ^
+	    (uint64_t)dmc * 0xC2B2AE3D27D4EB4FULL ^
+	    (uint64_t)tc * 0x165667B19E3779F9ULL;
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	h ^= h >> 32;
+	return (size_t)h & (p->nhead - 1);
+}
+
+static void
+insert(struct sps_peaks *p, uint32_t i)
+{
+	const struct sps_event *e = &p->node[i].e;
+	int c = width_class(e->width);
+	size_t k = bucket(p, c, dm_cell(p, e->dm_index),
+	    (int64_t)floor(centre(e) / cell_length(p, c)));
+
+	p->node[i].next = p->head[k];
+	p->head[k] = i;
+}
+
+static enum sps_err
+rehash(struct sps_peaks *p, size_t want)
+{
+	size_t size = 1024, i;
+
+	while (size < 2 * want)
+		size *= 2;
+	if (size != p->nhead) {
+		uint32_t *h = realloc(p->head, size * sizeof(*h));
+
+		if (h == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		p->head = h;
+		p->nhead = size;
+	}
+	for (i = 0; i < p->nhead; i++)
+		p->head[i] = NONE;
+	for (i = 0; i < p->n; i++)
+		insert(p, (uint32_t)i);
+	return SPS_OK;
+}
+
+static uint32_t
+find(struct node *node, uint32_t i)
+{
+	while (node[i].parent != i) {
+		node[i].parent = node[node[i].parent].parent;
+		i = node[i].parent;
+	}
+	return i;
+}
+
+/* Higher S/N wins; ties go to the earlier sample, lower trial, narrower
+ * width, so that the result does not depend on the order of arrival. */
+static int
+better(const struct sps_event *a, const struct sps_event *b)
+{
+	if (a->snr != b->snr)
+		return a->snr > b->snr;
+	if (a->sample != b->sample)
+		return a->sample < b->sample;
+	if (a->dm_index != b->dm_index)
+		return a->dm_index < b->dm_index;
+	return a->width < b->width;
+}
+
+static void
+unite(struct node *node, uint32_t i, uint32_t j)
+{
+	uint32_t a = find(node, i), b = find(node, j), t;
+	struct node *r, *s;
+
+	if (a == b)
+		return;
+	if (node[a].members < node[b].members) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	r = &node[a];
+	s = &node[b];
+	s->parent = a;
+	if (better(&node[s->best].e, &node[r->best].e))
+		r->best = s->best;
+	r->members += s->members;
+	r->first = s->first < r->first ? s->first : r->first;
+	r->last = s->last > r->last ? s->last : r->last;
+	r->maxc = fmax(r->maxc, s->maxc);
+	if (s->dmi_min < r->dmi_min) {
+		r->dmi_min = s->dmi_min;
+		r->dm_min = s->dm_min;
+	}
+	if (s->dmi_max > r->dmi_max) {
+		r->dmi_max = s->dmi_max;
+		r->dm_max = s->dm_max;
+	}
+}
+
+static int
+friends(const struct sps_peaks_opts *o, const struct sps_event *a,
+    const struct sps_event *b)
+{
+	int wide = a->width > b->width ? a->width : b->width;
+
+	return abs(a->dm_index - b->dm_index) <= o->sep_dm &&
+	    fabs(log2((double)a->width / b->width)) <= o->sep_filter + 1e-9 &&
+	    fabs(centre(a) - centre(b)) <= o->sep_time * wide;
+}
+
+/* Join event i to every held friend's cluster: scan the grid cells that
+ * can hold a friend, and test each event found there exactly. */
+static void
+link_friends(struct sps_peaks *p, uint32_t i)
+{
+	const struct sps_event *e = &p->node[i].e;
+	int a = width_class(e->width), span = (int)ceil(p->o.sep_filter) + 1;
+	int lo = a - span > 0 ? a - span : 0;
+	int hi = a + span < NCLASS - 1 ? a + span : NCLASS - 1;
+	int64_t dmc = dm_cell(p, e->dm_index), d, t, t0, t1;
+	double c = centre(e), len, reach;
+	uint32_t j;
+	int b;
+
+	for (b = lo; b <= hi; b++) {
+		if (p->nclass[b] == 0)
+			continue;
+		len = cell_length(p, b);
+		reach = p->o.sep_time * fmax(e->width, ldexp(1, b + 1));
+		t0 = (int64_t)floor((c - reach) / len);
+		t1 = (int64_t)floor((c + reach) / len);
+		for (d = dmc - 1; d <= dmc + 1; d++)
+			for (t = t0; t <= t1; t++)
+				for (j = p->head[bucket(p, b, d, t)]; j != NONE;
+				    j = p->node[j].next)
+					if (friends(&p->o, e, &p->node[j].e))
+						unite(p->node, i, j);
+	}
+}
+
+static int64_t
+window(const struct sps_peaks *p)
+{
+	if (p->o.window > 0)
+		return p->o.window;
+	return 2 * p->maxlate > SPS_PEAKS_MIN_WINDOW ? 2 * p->maxlate :
+	    SPS_PEAKS_MIN_WINDOW;
+}
+
+static int
+cand_order(const void *a, const void *b)
+{
+	const struct sps_event *x = &((const struct sps_cand *)a)->best;
+	const struct sps_event *y = &((const struct sps_cand *)b)->best;
+
+	if (x->sample != y->sample)
+		return x->sample < y->sample ? -1 : 1;
+	if (x->dm_index != y->dm_index)
+		return x->dm_index < y->dm_index ? -1 : 1;
+	return (x->width > y->width) - (x->width < y->width);
+}
+
+static enum sps_err
+push_ready(struct sps_peaks *p, const struct node *r)
+{
+	struct sps_cand *c;
+
+	if (p->nready == p->capready) {
+		size_t cap = p->capready ? 2 * p->capready : 256;
+		struct sps_cand *grown = realloc(p->ready, cap * sizeof(*c));
+
+		if (grown == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		p->ready = grown;
+		p->capready = cap;
+	}
+	c = &p->ready[p->nready++];
+	memset(c, 0, sizeof(*c));
+	c->best = p->node[r->best].e;
+	c->members = r->members;
+	c->first_sample = (uint64_t)r->first;
+	c->last_sample = (uint64_t)r->last;
+	c->dm_index_min = r->dmi_min;
+	c->dm_index_max = r->dmi_max;
+	c->dm_min = r->dm_min;
+	c->dm_max = r->dm_max;
+	p->st.candidates++;
+	return SPS_OK;
+}
+
+/* Move the finished clusters (all when final) to the ready list and close
+ * up the held events. */
+static enum sps_err
+flush(struct sps_peaks *p, int final)
+{
+	int64_t h = window(p), start = p->have_now ? p->now - h : INT64_MIN;
+	double reach = p->o.cluster ? p->o.sep_time * (p->wmax >
+	    p->o.max_width ? p->wmax : p->o.max_width) : 0;
+	double cutoff = (double)start - reach, best = INFINITY;
+	uint32_t *root = NULL, *to = NULL, k = 0;
+	enum sps_err e = SPS_OK;
+	size_t i, n = p->n;
+
+	if (n > 0 && ((root = malloc(n * sizeof(*root))) == NULL ||
+	    (to = malloc(n * sizeof(*to))) == NULL)) {
+		free(root);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		root[i] = find(p->node, (uint32_t)i);
+	for (i = 0; i < n && e == SPS_OK; i++) {
+		to[i] = 0;
+		if (root[i] != i)
+			continue;
+		if (final || p->node[i].maxc < cutoff) {
+			to[i] = NONE;
+			e = push_ready(p, &p->node[i]);
+		} else if ((double)p->node[p->node[i].best].e.sample < best) {
+			best = (double)p->node[p->node[i].best].e.sample;
+		}
+	}
+	/* to[] marks flushed roots NONE; now number the events kept.  A
+	 * member of an open cluster that is too old to have friends to come
+	 * goes too, unless it is the root or the best: the root keeps the
+	 * cluster's totals, so a cluster that grows for ever (a flood) does
+	 * not hold all its events. */
+	for (i = 0; i < n && e == SPS_OK; i++)
+		to[i] = to[root[i]] == NONE || (root[i] != i &&
+		    p->node[root[i]].best != i &&
+		    centre(&p->node[i].e) < cutoff) ? NONE : k++;
+	memset(p->nclass, 0, sizeof(p->nclass));
+	for (i = 0; i < n && e == SPS_OK; i++) {
+		if (to[i] == NONE)
+			continue;
+		p->node[to[i]] = p->node[i];
+		p->node[to[i]].parent = to[root[i]];
+		p->nclass[width_class(p->node[i].e.width)]++;
+	}
+	for (i = 0; i < k && e == SPS_OK; i++)
+		if (p->node[i].parent == i)
+			p->node[i].best = to[p->node[i].best];
+	free(root);
+	free(to);
+	if (e != SPS_OK)
+		return e;
+	p->n = k;
+	p->st.window = h;
+	if (!final && start > p->low_water)
+		p->low_water = start;
+	/* an open cluster's best is its best now or an event to come */
+	p->bound = final ? INFINITY : fmin(best, (double)start);
+	if (p->nready > 0) {
+		memmove(p->ready, p->ready + p->posready, (p->nready -
+		    p->posready) * sizeof(*p->ready));
+		p->nready -= p->posready;
+		p->posready = 0;
+		qsort(p->ready, p->nready, sizeof(*p->ready), cand_order);
+	}
+	p->next_flush = 2 * p->n > FLUSH_MIN ? 2 * p->n : FLUSH_MIN;
+	return rehash(p, p->n);
+}
+
+static void
+see_time(struct sps_peaks *p, int64_t s)
+{
+	if (!p->have_now) {
+		p->now = s;
+		p->have_now = 1;
+	} else if (s > p->now) {
+		p->now = s;
+	} else if (p->now - s > p->maxlate) {
+		p->maxlate = p->now - s;
+	}
+}
+
+static enum sps_err
+hold(struct sps_peaks *p, const struct sps_event *e)
+{
+	struct node *r;
+	enum sps_err err;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 1024;
+		struct node *grown;
+
+		if (cap >= NONE)
+			return sps_fail(SPS_ENOMEM, "too many events held at "
+			    "once (%zu)", p->n);
+		if ((grown = realloc(p->node, cap * sizeof(*grown))) == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		p->node = grown;
+		p->cap = cap;
+	}
+	if (2 * (p->n + 1) > p->nhead && (err = rehash(p, 2 * (p->n + 1))) !=
+	    SPS_OK)
+		return err;
+	r = &p->node[p->n];
+	r->e = *e;
+	r->parent = r->best = (uint32_t)p->n;
+	r->members = 1;
+	r->first = (int64_t)e->sample;
+	r->last = (int64_t)e->sample + e->width - 1;
+	r->maxc = centre(e);
+	r->dmi_min = r->dmi_max = e->dm_index;
+	r->dm_min = r->dm_max = e->dm;
+	if (p->o.cluster)
+		link_friends(p, (uint32_t)p->n);
+	insert(p, (uint32_t)p->n);
+	p->nclass[width_class(e->width)]++;
+	p->n++;
+	if (p->n > p->st.held_max)
+		p->st.held_max = p->n;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_peaks_add(struct sps_peaks *p, const struct sps_event *e)
+{
+	enum sps_err err;
+
+	if (p->finished)
+		return sps_fail(SPS_EUSAGE, "event after the end");
+	if (isnan(e->snr) || !isfinite(e->dm) || e->dm_index < 0 ||
+	    e->width < 1 || e->sample > (uint64_t)INT64_MAX / 2)
+		return sps_fail(SPS_EVALUE, "event at sample %" PRIu64 ": bad "
+		    "value (S/N %g, DM %g, width %d)", e->sample, e->snr, e->dm,
+		    e->width);
+	p->st.events++;
+	see_time(p, (int64_t)e->sample);
+	if (!(e->snr >= p->o.threshold))
+		return SPS_OK;
+	p->st.kept++;
+	if ((int64_t)e->sample < p->low_water)
+		p->st.late++;
+	if (e->width > p->wmax)
+		p->wmax = e->width;
+	if ((err = hold(p, e)) != SPS_OK)
+		return err;
+	if (p->n >= p->next_flush)
+		return flush(p, 0);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_peaks_finish(struct sps_peaks *p)
+{
+	enum sps_err e;
+
+	if (p->finished)
+		return SPS_OK;
+	if ((e = flush(p, 1)) != SPS_OK)
+		return e;
+	p->finished = 1;
+	return SPS_OK;
+}
+
+int
+sps_peaks_next(struct sps_peaks *p, struct sps_cand *c)
+{
+	if (p->posready >= p->nready ||
+	    !((double)p->ready[p->posready].best.sample < p->bound))
+		return 0;
+	*c = p->ready[p->posready++];
+	return 1;
+}
+
+void
+sps_peaks_stats(const struct sps_peaks *p, struct sps_peaks_stats *s)
+{
+	*s = p->st;
+	if (s->window == 0)
+		s->window = window(p);
+}
+
+uint64_t
+sps_cand_centre(const struct sps_event *e)
+{
+	return e->sample + (uint64_t)(e->width / 2);
+}
+
+int
+sps_cand_filter(int width)
+{
+	return (int)lround(log2((double)width));
+}
+
+enum sps_cut
+sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c)
+{
+	if (k->min_members > 0 && c->members < k->min_members)
+		return SPS_CUT_MEMBERS;
+	if (k->max_width > 0 && c->best.width > k->max_width)
+		return SPS_CUT_WIDTH;
+	if (k->min_dm > 0 && c->best.dm < k->min_dm)
+		return SPS_CUT_DM;
+	return SPS_CUT_NONE;
+}
+
+/* Flood flagging. */
+
+enum sps_err
+sps_flood_init(struct sps_flood *f, double max_rate, double length,
+    double tsamp)
+{
+	memset(f, 0, sizeof(*f));
+	if (!(max_rate >= 0) || !(length > 0) || !(tsamp > 0) ||
+	    !isfinite(max_rate * length))
+		return sps_fail(SPS_EUSAGE, "bad flood rate %g or window %g s",
+		    max_rate, length);
+	f->max_rate = max_rate;
+	f->length = length;
+	f->tsamp = tsamp;
+	f->limit = (uint64_t)floor(max_rate * length);
+	f->current = -1;
+	return SPS_OK;
+}
+
+void
+sps_flood_free(struct sps_flood *f)
+{
+	free(f->buf);
+	free(f->done);
+	memset(f, 0, sizeof(*f));
+}
+
+static enum sps_err
+report_window(struct sps_flood *f)
+{
+	struct sps_flood_window *w;
+
+	if (f->ndone == f->capdone) {
+		size_t cap = f->capdone ? 2 * f->capdone : 16;
+		struct sps_flood_window *grown = realloc(f->done, cap *
+		    sizeof(*grown));
+
+		if (grown == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		f->done = grown;
+		f->capdone = cap;
+	}
+	w = &f->done[f->ndone++];
+	w->number = f->current;
+	w->length = f->length;
+	w->start = (double)f->current * f->length;
+	w->count = f->count;
+	return SPS_OK;
+}
+
+/* The current window is over: what it holds may go. */
+static enum sps_err
+close_window(struct sps_flood *f)
+{
+	enum sps_err e = SPS_OK;
+
+	if (f->current >= 0 && f->flooded)
+		e = report_window(f);
+	f->ready = f->n;
+	f->count = 0;
+	f->flooded = 0;
+	return e;
+}
+
+static enum sps_err
+buffer(struct sps_flood *f, const struct sps_cand *c)
+{
+	if (f->pos > 0 && f->pos == f->n) {
+		f->n = f->pos = f->ready = 0;
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		struct sps_cand *grown = realloc(f->buf, cap * sizeof(*grown));
+
+		if (grown == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		f->buf = grown;
+		f->cap = cap;
+	}
+	f->buf[f->n++] = *c;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_flood_add(struct sps_flood *f, const struct sps_cand *c)
+{
+	int64_t w = (int64_t)floor(c->best.sample * f->tsamp / f->length);
+	enum sps_err e;
+	size_t i;
+
+	if (f->max_rate <= 0) {
+		if ((e = buffer(f, c)) == SPS_OK)
+			f->ready = f->n;
+		return e;
+	}
+	if (w > f->current) {
+		if ((e = close_window(f)) != SPS_OK)
+			return e;
+		f->current = w;
+	}
+	if ((e = buffer(f, c)) != SPS_OK)
+		return e;
+	f->count++;
+	if (!f->flooded && f->count > f->limit) {
+		f->flooded = 1;
+		f->windows++;
+		for (i = f->ready; i < f->n - 1; i++) {
+			f->buf[i].flood = 1;
+			f->buf[i].flood_window = f->current;
+			f->flagged++;
+		}
+	}
+	if (f->flooded) {
+		f->buf[f->n - 1].flood = 1;
+		f->buf[f->n - 1].flood_window = f->current;
+		f->flagged++;
+		f->ready = f->n;
+	}
+	return SPS_OK;
+}
+
+void
+sps_flood_finish(struct sps_flood *f)
+{
+	if (f->max_rate > 0 && f->current >= 0 && f->flooded &&
+	    report_window(f) != SPS_OK)
+		f->flooded = 0;	/* out of memory for the report only */
+	f->ready = f->n;
+	f->count = 0;
+	f->flooded = 0;
+}
+
+int
+sps_flood_next(struct sps_flood *f, struct sps_cand *c)
+{
+	if (f->pos >= f->ready)
+		return 0;
+	*c = f->buf[f->pos++];
+	return 1;
+}
+
+int
+sps_flood_report(struct sps_flood *f, struct sps_flood_window *w)
+{
+	if (f->posdone >= f->ndone) {
+		f->ndone = f->posdone = 0;
+		return 0;
+	}
+	*w = f->done[f->posdone++];
+	return 1;
+}
+
+/* Output formats. */
+
+enum sps_err
+sps_cand_format_parse(const char *name, enum sps_cand_format *fmt)
+{
+	static const char *names[] = { "text", "heimdall", "presto",
+	    "fetch" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0) {
+			*fmt = (enum sps_cand_format)i;
+			return SPS_OK;
+		}
+	return sps_fail(SPS_EUSAGE, "unknown format '%s' (text, heimdall, "
+	    "presto or fetch)", name);
+}
+
+void
+sps_cand_out_init(struct sps_cand_out *o, enum sps_cand_format fmt, FILE *f,
+    double tsamp)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = fmt;
+	o->f = f;
+	o->tsamp = tsamp;
+	o->data_file = "";
+	o->last_flood = -1;
+}
+
+static enum sps_err
+io(int status)
+{
+	if (status < 0)
+		return sps_fail(SPS_EIO, "write error");
+	return SPS_OK;
+}
+
+/* The text table: column names right-aligned over their columns. */
+static enum sps_err
+text_header(FILE *f)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "%15s %12s %6s %8s %10s %8s %8s %12s "
+	    "%12s %10s %10s %5s", "time_s", "sample", "width", "snr", "dm",
+	    "dm_index", "members", "first_sample", "last_sample", "dm_min",
+	    "dm_max", "flood");
+	line[0] = '#';
+	return io(fprintf(f, "%s\n", line));
+}
+
+static const char presto_header[] =
+    "# DM      Sigma      Time (s)     Sample    Downfact\n";
+
+static void
+csv_field(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (s[strcspn(s, ",\"\r\n")] == '\0' && s[0] != ' ' &&
+	    (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '"')
+			putc('"', f);
+		putc(*p, f);
+	}
+	putc('"', f);
+}
+
+enum sps_err
+sps_cand_out_begin(struct sps_cand_out *o)
+{
+	switch (o->format) {
+	case SPS_CAND_TEXT:
+		return text_header(o->f);
+	case SPS_CAND_FETCH:
+		return io(fprintf(o->f, "file,snr,stime,width,dm,label,"
+		    "chan_mask_path,num_files%s\n", o->flood_column ?
+		    ",flood" : ""));
+	default:
+		return SPS_OK;
+	}
+}
+
+static enum sps_err
+flood_comment(struct sps_cand_out *o, const struct sps_cand *c)
+{
+	double start = (double)c->flood_window * o->flood_length;
+
+	if (!c->flood || c->flood_window == o->last_flood ||
+	    o->format == SPS_CAND_FETCH)
+		return SPS_OK;
+	o->last_flood = c->flood_window;
+	return io(fprintf(o->f, "# FLOOD: more than %.0f candidates between "
+	    "%.6f and %.6f s (--max-rate %g per s): the candidates of this "
+	    "interval are flagged\n", floor(o->max_rate * o->flood_length),
+	    start, start + o->flood_length, o->max_rate));
+}
+
+static enum sps_err
+write_row(struct sps_cand_out *o, const struct sps_cand *c)
+{
+	const struct sps_event *b = &c->best;
+	uint64_t mid = sps_cand_centre(b);
+
+	switch (o->format) {
+	case SPS_CAND_TEXT:
+		return io(fprintf(o->f, "%15.9f %12" PRIu64 " %6d %8.2f %10.3f "
+		    "%8d %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.3f "
+		    "%10.3f %5d\n", (double)b->sample * o->tsamp, b->sample,
+		    b->width, b->snr, b->dm, b->dm_index, c->members,
+		    c->first_sample, c->last_sample, c->dm_min, c->dm_max,
+		    c->flood));
+	case SPS_CAND_HEIMDALL:
+		return io(fprintf(o->f, "%g\t%" PRIu64 "\t%.10g\t%d\t%d\t%g\t%"
+		    PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t\n", b->snr, mid,
+		    (double)mid * o->tsamp, sps_cand_filter(b->width),
+		    b->dm_index, b->dm, c->members, c->first_sample,
+		    c->last_sample + 1));
+	case SPS_CAND_PRESTO:
+		return io(fprintf(o->f, "%7.2f %7.2f %13.6f %10" PRIu64
+		    "     %3d\n", b->dm, b->snr, (double)mid * o->tsamp, mid,
+		    b->width));
+	case SPS_CAND_FETCH:
+		csv_field(o->f, o->data_file);
+		fprintf(o->f, ",%.4f,%.9f,%d,%.6f,0,", b->snr, (double)mid *
+		    o->tsamp, sps_cand_filter(b->width), b->dm);
+		if (o->chan_mask != NULL)
+			csv_field(o->f, o->chan_mask);
+		if (o->flood_column)
+			return io(fprintf(o->f, ",1,%d\n", c->flood));
+		return io(fprintf(o->f, ",1\n"));
+	}
+	return sps_fail(SPS_EUSAGE, "unknown candidate format");
+}
+
+enum sps_err
+sps_cand_out_write(struct sps_cand_out *o, const struct sps_cand *c)
+{
+	enum sps_err e;
+
+	if (o->format == SPS_CAND_PRESTO && o->written == 0 &&
+	    (e = io(fputs(presto_header, o->f))) != SPS_OK)
+		return e;
+	if ((e = flood_comment(o, c)) != SPS_OK ||
+	    (e = write_row(o, c)) != SPS_OK)
+		return e;
+	o->written++;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_fetch_mask_write(FILE *f, const unsigned char *kill, int nchans)
+{
+	int i;
+
+	for (i = 0; kill != NULL && i < nchans; i++)
+		if (kill[i] && fprintf(f, "%d\n", i) < 0)
+			return sps_fail(SPS_EIO, "write error");
+	return SPS_OK;
+}

@@ -1,0 +1,181 @@
+/* peaks.h: from events to candidates.
+ *
+ * Events (events.h) above a threshold are joined by friends-of-friends
+ * clustering, as in Heimdall, into candidates: two events are friends when
+ * all three hold:
+ *
+ *	|dm_index1 - dm_index2|           <= sep_dm            (trials)
+ *	|log2(width1) - log2(width2)|     <= sep_filter        (factors of 2)
+ *	|centre1 - centre2|               <= sep_time * max(width1, width2)
+ *
+ * where centre = sample + width / 2 (samples), and a candidate is a
+ * connected component of the friendship graph (union-find: the result does
+ * not depend on the order of the events, unlike Heimdall's one-pass
+ * labelling).
+ *
+ * Memory: an event is held until no later event can be its friend.  The
+ * stream is in time order by block but not inside one (events.h), so later
+ * events may start up to a "window" before the latest start seen; the
+ * window is the caller's, or by default twice the largest such lateness
+ * seen and at least SPS_PEAKS_MIN_WINDOW samples.  A cluster is finished
+ * when its latest centre is more than the window plus sep_time times the
+ * widest width before the latest start seen.  An event that arrives later
+ * than the window allowed is counted in `late' (its cluster may then be
+ * split in two, and come out of time order).
+ *
+ * Finished candidates come out of sps_peaks_next() sorted by the sample of
+ * their best member (then DM index, then width). */
+#ifndef SPS_PEAKS_H
+#define SPS_PEAKS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "events.h"
+
+#define SPS_PEAKS_SEP_TIME	3	/* Heimdall's -cand_sep_time */
+#define SPS_PEAKS_SEP_FILTER	3	/* Heimdall's -cand_sep_filter */
+#define SPS_PEAKS_SEP_DM	20	/* trials; Heimdall's is 200 */
+#define SPS_PEAKS_MIN_WINDOW	262144	/* samples */
+
+struct sps_peaks_opts {
+	double	 threshold;	/* S/N; events below it are left out */
+	double	 sep_time;	/* time linking length, in widths */
+	double	 sep_filter;	/* width linking length, in log2 steps */
+	int	 sep_dm;	/* DM linking length, in trials */
+	int	 cluster;	/* 0: every event is a candidate of its own */
+	int64_t	 window;	/* samples of lateness allowed, 0: automatic */
+	int	 max_width;	/* widest boxcar expected (samples), or 0 */
+};
+
+struct sps_cand {
+	struct sps_event best;		/* the member of highest S/N */
+	uint64_t	 members;	/* events in the cluster */
+	uint64_t	 first_sample;	/* first sample of any member's boxcar */
+	uint64_t	 last_sample;	/* last sample of any member's boxcar */
+	int		 dm_index_min, dm_index_max;
+	double		 dm_min, dm_max;	/* pc cm^-3 */
+	int		 flood;		/* 1: in a window over the rate limit */
+	int64_t		 flood_window;	/* that window's number */
+};
+
+struct sps_peaks;
+
+void sps_peaks_defaults(struct sps_peaks_opts *o);
+enum sps_err sps_peaks_create(struct sps_peaks **p,
+    const struct sps_peaks_opts *o);
+void sps_peaks_free(struct sps_peaks *p);
+
+/* Add one event (in stream order).  SPS_EVALUE for a NaN S/N or DM. */
+enum sps_err sps_peaks_add(struct sps_peaks *p, const struct sps_event *e);
+/* No more events: every cluster is finished. */
+enum sps_err sps_peaks_finish(struct sps_peaks *p);
+/* Take the next finished candidate: 1 if there was one, else 0. */
+int sps_peaks_next(struct sps_peaks *p, struct sps_cand *c);
+
+struct sps_peaks_stats {
+	uint64_t events;	/* events given */
+	uint64_t kept;		/* at or above the threshold */
+	uint64_t late;		/* arrived later than the window allowed */
+	uint64_t candidates;	/* candidates made */
+	uint64_t held_max;	/* most events held at once */
+	int64_t	 window;	/* the window used last, samples */
+};
+void sps_peaks_stats(const struct sps_peaks *p, struct sps_peaks_stats *s);
+
+/* The boxcar centre in Heimdall's and PRESTO's sense: the sample at the
+ * middle of the boxcar, the later of the two middle samples for an even
+ * width: sample + width / 2 (integer division). */
+uint64_t sps_cand_centre(const struct sps_event *e);
+/* Heimdall's filter index: log2 of the width rounded to the nearest
+ * integer (a width of 3 is filter 2, 5 is 2, 6 is 3). */
+int sps_cand_filter(int width);
+
+/* Cuts, each off at 0. */
+struct sps_cuts {
+	uint64_t min_members;	/* keep members >= this */
+	int	 max_width;	/* keep best width <= this (samples) */
+	double	 min_dm;	/* keep best DM >= this (pc cm^-3) */
+};
+enum sps_cut { SPS_CUT_NONE, SPS_CUT_MEMBERS, SPS_CUT_WIDTH, SPS_CUT_DM };
+/* Which cut drops c, or SPS_CUT_NONE to keep it. */
+enum sps_cut sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c);
+
+/* Flood flagging: the data are cut into windows of `length' seconds from
+ * sample 0; a window with more than max_rate * length candidates is a
+ * flood, and every candidate in it is flagged.  Candidates go in and come
+ * out in time order; one is held only until its window is known to be a
+ * flood or is over, so at most max_rate * length + 1 are held. */
+struct sps_flood_window {
+	int64_t	 number;	/* window number: start = number * length */
+	double	 start;		/* s from the first sample */
+	double	 length;	/* s */
+	uint64_t count;		/* candidates in it */
+};
+
+struct sps_flood {
+	double		 max_rate;	/* per second, 0 = off */
+	double		 length;	/* s */
+	double		 tsamp;		/* s */
+	uint64_t	 limit;		/* most candidates in a quiet window */
+	int64_t		 current;	/* window being filled, -1 at first */
+	uint64_t	 count;
+	int		 flooded;	/* the current window is a flood */
+	struct sps_cand	*buf;
+	size_t		 n, cap, pos, ready;
+	struct sps_flood_window *done;	/* flooded windows that are over */
+	size_t		 ndone, capdone, posdone;
+	uint64_t	 windows;	/* flooded windows so far */
+	uint64_t	 flagged;	/* candidates flagged so far */
+};
+
+enum sps_err sps_flood_init(struct sps_flood *f, double max_rate,
+    double length, double tsamp);
+void sps_flood_free(struct sps_flood *f);
+enum sps_err sps_flood_add(struct sps_flood *f, const struct sps_cand *c);
+void sps_flood_finish(struct sps_flood *f);
+/* The next candidate whose flag is known: 1 if there was one. */
+int sps_flood_next(struct sps_flood *f, struct sps_cand *c);
+/* The next flooded window that is over, with its final count: 1 if any. */
+int sps_flood_report(struct sps_flood *f, struct sps_flood_window *w);
+
+/* Output formats (sps-formats(5), CANDIDATE FILES). */
+enum sps_cand_format {
+	SPS_CAND_TEXT,		/* sps table with a header line */
+	SPS_CAND_HEIMDALL,	/* Heimdall .cand */
+	SPS_CAND_PRESTO,	/* PRESTO .singlepulse */
+	SPS_CAND_FETCH		/* FETCH / your candidate CSV */
+};
+
+struct sps_cand_out {
+	enum sps_cand_format format;
+	FILE		*f;
+	double		 tsamp;		/* s */
+	const char	*data_file;	/* FETCH `file' */
+	const char	*chan_mask;	/* FETCH `chan_mask_path', NULL: none */
+	int		 flood_column;	/* FETCH: add a `flood' column */
+	double		 max_rate;	/* for the flood comment */
+	double		 flood_length;
+	uint64_t	 written;	/* rows written */
+	int64_t		 last_flood;	/* last flood window commented */
+};
+
+/* Parse a format name: text, heimdall, presto, fetch. */
+enum sps_err sps_cand_format_parse(const char *name,
+    enum sps_cand_format *fmt);
+/* Set o up (after which the caller sets the FETCH fields). */
+void sps_cand_out_init(struct sps_cand_out *o, enum sps_cand_format fmt,
+    FILE *f, double tsamp);
+/* Write what comes before the first row (PRESTO's header waits for the
+ * first row: its file is empty when there are none). */
+enum sps_err sps_cand_out_begin(struct sps_cand_out *o);
+enum sps_err sps_cand_out_write(struct sps_cand_out *o,
+    const struct sps_cand *c);
+
+/* FETCH's channel mask: the numbers of the killed channels (0-based, in
+ * the file's channel order), one a line; kill may be NULL (none). */
+enum sps_err sps_fetch_mask_write(FILE *f, const unsigned char *kill,
+    int nchans);
+
+#endif
