@@ -456,6 +456,7 @@ close_sinks(struct sinks *s, const struct options *o,
 	if (s->tim == NULL) {
 		cli_check(sps_writer_close(&s->stream), NULL);
 		sps_header_free(&s->stream_hdr);
+		free(s->written);
 		return;
 	}
 	for (i = 0; i < s->ntrials; i++) {

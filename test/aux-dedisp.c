@@ -1,0 +1,689 @@
+/* aux-dedisp: the references sps-dedisperse is tested against.
+ *
+ *	aux-dedisp gen [-b NBITS] [-c NCHANS] [-n NSAMPLES] [-f FCH1]
+ *	    [-o FOFF] [-t TSAMP] [-i NIFS] [-s SEED] [-m MAX] [-z CHANS]
+ *	    [-Z VALUE] [-T TELESCOPE_ID] [-M MACHINE_ID] [-R SRC_RAJ]
+ *	    [-D SRC_DEJ] [-r]
+ *		A SIGPROC filterbank of random integers 0 .. MAX (default
+ *		2^NBITS - 1; 255 for 32 bits) on standard output.  Channels
+ *		in the comma list CHANS hold VALUE (default 0) instead.  -r
+ *		writes each spectrum's channels in reverse order (give the
+ *		FCH1 and FOFF of the reversed band).
+ *		FCH1 and FOFF in MHz, TSAMP in seconds.
+ *
+ *	aux-dedisp naive [-l] [-k KILLFILE] FILE PLAN
+ *		Dedisperses FILE at the trials of PLAN (lines "DM [SCRUNCH]";
+ *		lines that do not start with a number are skipped, so an
+ *		sps-plan file works) by the plain loops of the definition:
+ *		    out_i[j] = sum over channels c, IFs, k < f of
+ *		        x[(j + s_ic) f + k][c],
+ *		    s_ic = round(4.148808e3 DM_i (f_c^-2 - f_top^-2) / (tsamp f))
+ *		for j < (nsamples - maxdelay) / f, maxdelay = max s_ic f,
+ *		summed in double.  Writes the trials one after another as
+ *		float32 on standard output; -l prints "MAXDELAY NOUT" instead.
+ *
+ *	aux-dedisp dump [-t TRIAL] [STREAM]
+ *		A DM-time stream's values, decoded, trial after trial (or only
+ *		TRIAL) as float32 on standard output.  Refuses a stream whose
+ *		blocks break the format: a short block that is not the last,
+ *		or a total that differs from the header's nsamples.
+ *
+ *	aux-dedisp dms [STREAM]
+ *		The stream's DM table: "DM SCRUNCH" per line.
+ *
+ *	aux-dedisp info [STREAM]
+ *		"KEY VALUE" lines: the header's nsamples (-1 when absent),
+ *		the base samples the blocks hold, sps_maxdelay, sps_block,
+ *		sps_nchans_in, fch1, tsamp, tstart, nbits, ndms, sps_scale
+ *		and sps_offset.
+ *
+ *	aux-dedisp quant FLOAT_STREAM INT_STREAM
+ *		Compares a 32-bit stream with an 8- or 16-bit one of the
+ *		same run: prints "MAXERR INRANGE TOTAL BAD", the largest
+ *		|a - b| in units of the trial's quantum (sps_scale sqrt f)
+ *		over the values a that lie inside the integer range, how
+ *		many those are, how many values there are, and how many in
+ *		range are further apart than half a quantum plus the float32
+ *		rounding of a and b (one ulp each).
+ *
+ *	aux-dedisp peak [-w W] [STREAM]
+ *		For each trial, "TRIAL DM SCRUNCH START SNR": the boxcar of
+ *		max(1, round(W / SCRUNCH)) samples (W base samples, default
+ *		1) with the largest sum, START its first base sample, and SNR
+ *		its sum less the off-pulse mean over sqrt(width) times the
+ *		off-pulse rms (off-pulse: outside START - 2 width - 16 ..
+ *		START + 3 width + 16).
+ *
+ * Exit status 0, or 2 with a message on any failure. */
+#include <err.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dmtime.h"
+#include "header.h"
+#include "killmask.h"
+#include "reader.h"
+#include "writer.h"
+
+#define KDM	4.148808e3
+
+struct trials {
+	int	 n;
+	double	*dm;
+	int	*scrunch;
+};
+
+/* Decoded DM-time stream: trial i's series is values[i], len[i] long. */
+struct stream {
+	struct sps_header	 h;
+	float			**values;
+	size_t			*len;
+	size_t			 nbase;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: aux-dedisp gen|naive|dump|dms|info|quant|peak ...\n");
+	exit(2);
+}
+
+static void
+check(enum sps_err e)
+{
+	if (e != SPS_OK)
+		errx(2, "%s", sps_errmsg());
+}
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n == 0 ? 1 : n)) == NULL)
+		err(2, NULL);
+	return p;
+}
+
+static uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+static int
+in_list(const char *list, int c)
+{
+	const char *p = list;
+	char *end;
+
+	while (p != NULL && *p != '\0') {
+		if (strtol(p, &end, 10) == c && end != p)
+			return 1;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+struct gen_opts {
+	struct sps_header h;
+	long		 nsamples;
+	double		 max;		/* largest random value */
+	double		 value;		/* of the special channels */
+	const char	*special;	/* comma list of channels */
+	int		 reverse;
+	uint64_t	 seed;
+};
+
+static void
+parse_gen(struct gen_opts *o, int argc, char **argv)
+{
+	static const char *const marked[] = { "source_name", "telescope_id",
+	    "machine_id", "src_raj", "src_dej", "data_type", "nchans", "nbits",
+	    "nifs", "fch1", "foff", "tsamp", "tstart" };
+	struct sps_header *h = &o->h;
+	size_t i;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	sps_header_init(h);
+	strcpy(h->source_name, "AUX");
+	h->data_type = 1;
+	h->nchans = 16;
+	h->nbits = 8;
+	h->nifs = 1;
+	h->fch1 = 1500;
+	h->foff = -1;
+	h->tsamp = 1e-3;
+	h->tstart = 60000.5;
+	o->nsamples = 1000;
+	o->max = -1;
+	o->special = "";
+	o->seed = 88172645463325252ULL;
+	while ((ch = getopt(argc, argv, "b:c:D:f:i:m:M:n:o:rR:s:t:T:z:Z:"))
+	    != -1) {
+		switch (ch) {
+		case 'b':
+			h->nbits = atoi(optarg);
+			break;
+		case 'c':
+			h->nchans = atoi(optarg);
+			break;
+		case 'D':
+			h->src_dej = atof(optarg);
+			break;
+		case 'f':
+			h->fch1 = atof(optarg);
+			break;
+		case 'i':
+			h->nifs = atoi(optarg);
+			break;
+		case 'm':
+			o->max = atof(optarg);
+			break;
+		case 'M':
+			h->machine_id = atoi(optarg);
+			break;
+		case 'n':
+			o->nsamples = atol(optarg);
+			break;
+		case 'o':
+			h->foff = atof(optarg);
+			break;
+		case 'r':
+			o->reverse = 1;
+			break;
+		case 'R':
+			h->src_raj = atof(optarg);
+			break;
+		case 's':
+			o->seed ^= strtoull(optarg, NULL, 10) * 2654435761ULL;
+			break;
+		case 't':
+			h->tsamp = atof(optarg);
+			break;
+		case 'T':
+			h->telescope_id = atoi(optarg);
+			break;
+		case 'z':
+			o->special = optarg;
+			break;
+		case 'Z':
+			o->value = atof(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (o->max < 0)
+		o->max = h->nbits == 32 ? 255 : (double)((1L << h->nbits) - 1);
+	for (i = 0; i < sizeof(marked) / sizeof(marked[0]); i++)
+		sps_header_mark(h, marked[i]);
+}
+
+/* One spectrum of random values (special channels excepted), channels
+ * reversed in each IF when asked. */
+static void
+gen_spectrum(struct gen_opts *o, float *tmp, float *out)
+{
+	int nchans = o->h.nchans, n = nchans * o->h.nifs, c;
+
+	for (c = 0; c < n; c++)
+		tmp[c] = in_list(o->special, c % nchans) ? (float)o->value :
+		    (float)(next_random(&o->seed) % ((uint64_t)o->max + 1));
+	for (c = 0; c < n; c++)
+		out[c] = o->reverse ? tmp[c / nchans * nchans + nchans - 1 -
+		    c % nchans] : tmp[c];
+}
+
+static int
+gen(int argc, char **argv)
+{
+	struct gen_opts o;
+	struct sps_writer w;
+	size_t n;
+	float *spec;
+	long t;
+
+	parse_gen(&o, argc, argv);
+	n = (size_t)o.h.nchans * o.h.nifs;
+	check(sps_writer_open(&w, NULL));
+	check(sps_writer_header(&w, &o.h));
+	spec = xrealloc(NULL, 2 * n * sizeof(float));
+	for (t = 0; t < o.nsamples; t++) {
+		gen_spectrum(&o, spec, spec + n);
+		check(sps_writer_spectra(&w, spec + n, 1));
+	}
+	check(sps_writer_close(&w));
+	free(spec);
+	return 0;
+}
+
+static float *
+read_all(struct sps_reader *r, size_t *nspectra)
+{
+	size_t nv = sps_spectrum_values(&r->hdr), cap = 1024, got;
+	float *all = xrealloc(NULL, cap * nv * sizeof(float));
+	enum sps_err e;
+
+	*nspectra = 0;
+	for (;;) {
+		if (*nspectra == cap) {
+			cap *= 2;
+			all = xrealloc(all, cap * nv * sizeof(float));
+		}
+		e = sps_reader_read(r, all + *nspectra * nv, cap - *nspectra,
+		    &got);
+		*nspectra += got;
+		if (e == SPS_EEOF)
+			return all;
+		check(e);
+	}
+}
+
+static void
+read_plan(const char *path, struct trials *tr)
+{
+	char line[1024], *end;
+	FILE *f;
+	double dm;
+	long s;
+
+	if ((f = fopen(path, "r")) == NULL)
+		err(2, "%s", path);
+	memset(tr, 0, sizeof(*tr));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		dm = strtod(line, &end);
+		if (end == line)
+			continue;
+		s = strtol(end, &end, 10);
+		tr->dm = xrealloc(tr->dm, (tr->n + 1) * sizeof(double));
+		tr->scrunch = xrealloc(tr->scrunch, (tr->n + 1) * sizeof(int));
+		tr->dm[tr->n] = dm;
+		tr->scrunch[tr->n++] = s > 0 ? (int)s : 1;
+	}
+	fclose(f);
+	if (tr->n == 0)
+		errx(2, "%s: no trials", path);
+}
+
+static unsigned char *
+read_kill(const char *path, int nchans)
+{
+	unsigned char *kill = xrealloc(NULL, (size_t)nchans);
+	FILE *f;
+
+	memset(kill, 0, (size_t)nchans);
+	if (path == NULL)
+		return kill;
+	if ((f = fopen(path, "r")) == NULL)
+		err(2, "%s", path);
+	check(sps_killmask_read(f, path, nchans, kill));
+	fclose(f);
+	return kill;
+}
+
+/* Every channel's delay at trial i, in samples of tsamp * f. */
+static void
+delays(const struct sps_header *h, double dm, int f, long *s)
+{
+	double top = -INFINITY, fc;
+	int c;
+
+	for (c = 0; c < h->nchans; c++)
+		top = fmax(top, sps_channel_freq(h, c));
+	for (c = 0; c < h->nchans; c++) {
+		fc = sps_channel_freq(h, c);
+		s[c] = lround(KDM * dm * (1 / (fc * fc) - 1 / (top * top)) /
+		    (h->tsamp * f));
+	}
+}
+
+static int
+naive(int argc, char **argv)
+{
+	const char *killfile = NULL;
+	int layout = 0, ch, i, c, k, ifs;
+	struct sps_reader r;
+	struct trials tr;
+	unsigned char *kill;
+	size_t n, nv, j, m, maxdelay = 0, nout;
+	long *s;
+	float *x, *out;
+
+	while ((ch = getopt(argc, argv, "k:l")) != -1) {
+		switch (ch) {
+		case 'k': killfile = optarg; break;
+		case 'l': layout = 1; break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 2)
+		usage();
+	check(sps_reader_open(&r, argv[optind]));
+	read_plan(argv[optind + 1], &tr);
+	kill = read_kill(killfile, r.hdr.nchans);
+	x = read_all(&r, &n);
+	nv = sps_spectrum_values(&r.hdr);
+	s = xrealloc(NULL, (size_t)r.hdr.nchans * sizeof(long));
+	for (i = 0; i < tr.n; i++) {
+		delays(&r.hdr, tr.dm[i], tr.scrunch[i], s);
+		for (c = 0; c < r.hdr.nchans; c++)
+			if (!kill[c] && (size_t)s[c] * tr.scrunch[i] > maxdelay)
+				maxdelay = (size_t)s[c] * tr.scrunch[i];
+	}
+	if (maxdelay >= n)
+		errx(2, "%zu samples, largest delay %zu", n, maxdelay);
+	nout = n - maxdelay;
+	out = xrealloc(NULL, nout * sizeof(float));
+	if (layout) {
+		printf("%zu %zu\n", maxdelay, nout);
+		tr.n = 0;
+	}
+	for (i = 0; i < tr.n; i++) {
+		int f = tr.scrunch[i];
+
+		delays(&r.hdr, tr.dm[i], f, s);
+		m = nout / (size_t)f;
+		for (j = 0; j < m; j++) {
+			double acc = 0;
+
+			for (c = 0; c < r.hdr.nchans; c++) {
+				if (kill[c])
+					continue;
+				for (k = 0; k < f; k++) {
+					size_t t = (j + (size_t)s[c]) * f + k;
+
+					for (ifs = 0; ifs < r.hdr.nifs; ifs++)
+						acc += x[t * nv + (size_t)ifs *
+						    r.hdr.nchans + c];
+				}
+			}
+			out[j] = (float)acc;
+		}
+		if (fwrite(out, sizeof(float), m, stdout) != m)
+			err(2, "stdout");
+	}
+	sps_reader_close(&r);
+	free(out);
+	free(x);
+	free(s);
+	free(kill);
+	free(tr.dm);
+	free(tr.scrunch);
+	return 0;
+}
+
+static FILE *
+open_input(const char *path)
+{
+	FILE *f;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return stdin;
+	if ((f = fopen(path, "rb")) == NULL)
+		err(2, "%s", path);
+	return f;
+}
+
+static void
+read_stream(const char *path, struct stream *st)
+{
+	FILE *f = open_input(path);
+	size_t n, prev = 0, nblocks = 0;
+	float *block;
+	enum sps_err e;
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	check(sps_header_read(f, NULL, 0, &st->h));
+	if (st->h.sps_dmtime != 1 || st->h.ndms < 1 || st->h.sps_block < 1)
+		errx(2, "%s: not a DM-time stream", path);
+	st->values = xrealloc(NULL, st->h.ndms * sizeof(float *));
+	st->len = xrealloc(NULL, st->h.ndms * sizeof(size_t));
+	for (i = 0; i < st->h.ndms; i++) {
+		st->values[i] = NULL;
+		st->len[i] = 0;
+	}
+	block = xrealloc(NULL, sps_dmtime_block_values(&st->h,
+	    (size_t)st->h.sps_block) * sizeof(float));
+	while ((e = sps_dmtime_read_block(f, &st->h, block, &n)) == SPS_OK) {
+		if (nblocks > 0 && prev != (size_t)st->h.sps_block)
+			errx(2, "block %zu of %zu samples is not the last",
+			    nblocks - 1, prev);
+		for (i = 0; i < st->h.ndms; i++) {
+			size_t m = n / (size_t)st->h.scrunch[i];
+
+			st->values[i] = xrealloc(st->values[i], (st->len[i] +
+			    m) * sizeof(float));
+			memcpy(st->values[i] + st->len[i], block +
+			    sps_dmtime_trial_offset(&st->h, n, i),
+			    m * sizeof(float));
+			st->len[i] += m;
+		}
+		st->nbase += n;
+		prev = n;
+		nblocks++;
+	}
+	if (e != SPS_EEOF)
+		check(e);
+	if (sps_header_has(&st->h, "nsamples") &&
+	    (size_t)st->h.nsamples != st->nbase)
+		errx(2, "header nsamples %d, blocks hold %zu", st->h.nsamples,
+		    st->nbase);
+	free(block);
+	if (f != stdin)
+		fclose(f);
+}
+
+static void
+free_stream(struct stream *st)
+{
+	int i;
+
+	for (i = 0; i < st->h.ndms; i++)
+		free(st->values[i]);
+	free(st->values);
+	free(st->len);
+	sps_header_free(&st->h);
+}
+
+static int
+dump(int argc, char **argv)
+{
+	struct stream st;
+	int only = -1, ch, i;
+
+	while ((ch = getopt(argc, argv, "t:")) != -1) {
+		if (ch != 't')
+			usage();
+		only = atoi(optarg);
+	}
+	read_stream(argv[optind], &st);
+	if (only >= st.h.ndms)
+		errx(2, "trial %d of %d", only, st.h.ndms);
+	for (i = 0; i < st.h.ndms; i++)
+		if ((only < 0 || i == only) && fwrite(st.values[i],
+		    sizeof(float), st.len[i], stdout) != st.len[i])
+			err(2, "stdout");
+	free_stream(&st);
+	return 0;
+}
+
+static int
+info(int argc, char **argv)
+{
+	struct stream st;
+
+	(void)argc;
+	read_stream(argv[optind], &st);
+	printf("nsamples %d\n", sps_header_has(&st.h, "nsamples") ?
+	    st.h.nsamples : -1);
+	printf("blocks %zu\n", st.nbase);
+	printf("maxdelay %d\n", st.h.sps_maxdelay);
+	printf("block %d\n", st.h.sps_block);
+	printf("nchans_in %d\n", st.h.sps_nchans_in);
+	printf("fch1 %.17g\n", st.h.fch1);
+	printf("tsamp %.17g\n", st.h.tsamp);
+	printf("tstart %.17g\n", st.h.tstart);
+	printf("nbits %d\n", st.h.nbits);
+	printf("ndms %d\n", st.h.ndms);
+	printf("scale %.17g\n", st.h.sps_scale);
+	printf("offset %.17g\n", st.h.sps_offset);
+	free_stream(&st);
+	return 0;
+}
+
+static double
+ulp(float x)
+{
+	return nextafterf(fabsf(x), INFINITY) - fabsf(x);
+}
+
+static int
+quant(int argc, char **argv)
+{
+	struct stream a, b;
+	double worst = 0, mid;
+	size_t inrange = 0, total = 0, bad = 0, j;
+	int i;
+
+	if (argc - optind != 2)
+		usage();
+	read_stream(argv[optind], &a);
+	read_stream(argv[optind + 1], &b);
+	if (a.h.ndms != b.h.ndms || b.h.nbits == 32)
+		errx(2, "not a float and an integer stream of one run");
+	mid = b.h.nbits == 8 ? 128 : 32768;
+	for (i = 0; i < a.h.ndms; i++) {
+		double f = b.h.scrunch[i], q = b.h.sps_scale * sqrt(f);
+
+		if (a.len[i] != b.len[i])
+			errx(2, "trial %d: %zu and %zu samples", i, a.len[i],
+			    b.len[i]);
+		for (j = 0; j < a.len[i]; j++) {
+			double level = (a.values[i][j] - b.h.sps_offset * f) /
+			    q + mid;
+
+			total++;
+			if (level < 0.5 || level > 2 * mid - 1.5)
+				continue;
+			inrange++;
+			worst = fmax(worst, fabs(a.values[i][j] -
+			    b.values[i][j]) / q);
+			if (fabs(a.values[i][j] - b.values[i][j]) > 0.5 * q +
+			    ulp(a.values[i][j]) + ulp(b.values[i][j]))
+				bad++;
+		}
+	}
+	printf("%.6f %zu %zu %zu\n", worst, inrange, total, bad);
+	free_stream(&a);
+	free_stream(&b);
+	return 0;
+}
+
+static int
+dms(int argc, char **argv)
+{
+	struct stream st;
+	int i;
+
+	(void)argc;
+	read_stream(argv[optind], &st);
+	for (i = 0; i < st.h.ndms; i++)
+		printf("%.17g %d\n", st.h.dms[i], st.h.scrunch[i]);
+	free_stream(&st);
+	return 0;
+}
+
+/* Best boxcar of w samples in v[0 .. n): prints one line. */
+static void
+peak_of(const float *v, size_t n, int trial, double dm, int f, long w)
+{
+	double sum = 0, best = -INFINITY, mean = 0, sq = 0, cnt = 0, box;
+	long best_at = 0, j, lo, hi;
+
+	if ((long)n < w)
+		errx(2, "trial %d: %zu samples, boxcar %ld", trial, n, w);
+	for (j = 0; j < (long)n; j++) {
+		sum += v[j];
+		if (j >= w)
+			sum -= v[j - w];
+		if (j >= w - 1 && sum > best) {
+			best = sum;
+			best_at = j - w + 1;
+		}
+	}
+	lo = best_at - 2 * w - 16;
+	hi = best_at + 3 * w + 16;
+	for (j = 0; j < (long)n; j++)
+		if (j < lo || j >= hi) {
+			mean += v[j];
+			cnt++;
+		}
+	if (cnt < 16)
+		errx(2, "trial %d: too few off-pulse samples", trial);
+	mean /= cnt;
+	for (j = 0; j < (long)n; j++)
+		if (j < lo || j >= hi)
+			sq += (v[j] - mean) * (v[j] - mean);
+	for (box = 0, j = best_at; j < best_at + w; j++)
+		box += v[j] - mean;
+	printf("%d %.6f %d %ld %.4f\n", trial, dm, f, best_at * f,
+	    box / (sqrt(sq / cnt) * sqrt((double)w)));
+}
+
+static int
+peak(int argc, char **argv)
+{
+	struct stream st;
+	long w = 1;
+	int ch, i;
+
+	while ((ch = getopt(argc, argv, "w:")) != -1) {
+		if (ch != 'w')
+			usage();
+		w = atol(optarg);
+	}
+	read_stream(argv[optind], &st);
+	for (i = 0; i < st.h.ndms; i++) {
+		long wf = lround((double)w / st.h.scrunch[i]);
+
+		peak_of(st.values[i], st.len[i], i, st.h.dms[i],
+		    st.h.scrunch[i], wf > 1 ? wf : 1);
+	}
+	free_stream(&st);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	argc--;
+	argv++;
+	if (strcmp(argv[0], "gen") == 0)
+		return gen(argc, argv);
+	if (strcmp(argv[0], "naive") == 0)
+		return naive(argc, argv);
+	if (strcmp(argv[0], "dump") == 0)
+		return dump(argc, argv);
+	if (strcmp(argv[0], "dms") == 0)
+		return dms(argc, argv);
+	if (strcmp(argv[0], "info") == 0)
+		return info(argc, argv);
+	if (strcmp(argv[0], "quant") == 0)
+		return quant(argc, argv);
+	if (strcmp(argv[0], "peak") == 0)
+		return peak(argc, argv);
+	usage();
+	return 2;
+}
