@@ -191,8 +191,10 @@ sps_dmtime_choose_scale(struct sps_header *h, const float *values, size_t n)
 		var = sum_over(h, values, n, mean, 1, &count) / count;
 	}
 	h->sps_offset = mean;
-	/* 8 rms across the integer range: 1/32 rms per 8-bit level */
-	h->sps_scale = (var > 0 ? sqrt(var) : 1) * 8.0 / (1 << h->nbits);
+	/* 8-bit: +-16 rms (a level is rms / 8: quantisation noise 0.036
+	 * rms); 16-bit: +-256 rms (a level is rms / 128) */
+	h->sps_scale = (var > 0 ? sqrt(var) : 1) * (h->nbits == 8 ? 32.0 :
+	    512.0) / (1 << h->nbits);
 	sps_header_mark(h, "sps_scale");
 	sps_header_mark(h, "sps_offset");
 }

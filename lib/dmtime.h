@@ -37,8 +37,9 @@ enum sps_err sps_dmtime_read_block(FILE *in, const struct sps_header *h,
     float *values, size_t *n);
 
 /* Scale and offset for integer output from a first block of float
- * values (mean and rms per unscrunched sample); sets sps_scale and
- * sps_offset in h. */
+ * values (mean and rms per unscrunched sample): 8-bit spans +-16 rms of
+ * each trial's noise, 16-bit +-256 rms.  Sets sps_scale and sps_offset
+ * in h. */
 void sps_dmtime_choose_scale(struct sps_header *h, const float *values,
     size_t n);
 

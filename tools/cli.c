@@ -19,6 +19,7 @@ cli_init(const char *name)
 {
 	progname = name;
 	signal(SIGPIPE, SIG_IGN);
+	cli_progress_start();
 }
 
 double
@@ -88,6 +89,8 @@ cli_usage_error(const char *usage, const char *fmt, ...)
 	exit(2);
 }
 
+static double progress_start;
+
 static double
 now_seconds(void)
 {
@@ -98,16 +101,22 @@ now_seconds(void)
 }
 
 void
+cli_progress_start(void)
+{
+	progress_start = now_seconds();
+}
+
+void
 cli_progress(int quiet, double fraction, double data_seconds)
 {
-	static double start, last;
-	double t;
+	static double last;
+	double t, start = progress_start;
 
 	if (quiet)
 		return;
 	t = now_seconds();
-	if (start == 0)
-		start = last = t;
+	if (last == 0)
+		last = start;
 	if (t - last < 1.0)
 		return;
 	last = t;

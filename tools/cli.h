@@ -35,6 +35,9 @@ void cli_init(const char *name);
 /* Progress on stderr: "sps-NAME: 42% (3.1x real time)" at most once a
  * second; silent when quiet.  cli_progress_done ends the line. */
 void cli_progress(int quiet, double fraction, double data_seconds);
+/* Restart the clock progress rates are measured from (cli_init starts
+ * it). */
+void cli_progress_start(void);
 void cli_progress_done(int quiet);
 
 #endif

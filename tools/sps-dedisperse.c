@@ -321,6 +321,17 @@ open_series(struct sinks *s, const struct options *o,
 	int n = (int)plan->ntrials, i;
 	char *path;
 
+	for (i = 1; o->prefix != NULL && i < n; i++) {
+		char a[64], b[64];
+
+		snprintf(a, sizeof(a), "%.2f", plan->dm[i - 1]);
+		snprintf(b, sizeof(b), "%.2f", plan->dm[i]);
+		if (strcmp(a, b) == 0)
+			errx(1, "trials %d and %d (DM %g and %g) would both be "
+			    "written to %s_DM%s.tim: file names carry two "
+			    "decimals", i - 1, i, plan->dm[i - 1], plan->dm[i],
+			    o->prefix, a);
+	}
 	raise_file_limit(o->presto ? 2 * n : n);
 	s->tim = calloc((size_t)n, sizeof(*s->tim));
 	s->tim_hdr = calloc((size_t)n, sizeof(*s->tim_hdr));
@@ -343,7 +354,6 @@ open_series(struct sinks *s, const struct options *o,
 			cli_check(sps_writer_open(&s->tim[i], path), NULL);
 			free(path);
 		}
-		cli_check(sps_writer_header(&s->tim[i], &s->tim_hdr[i]), NULL);
 		if (o->presto) {
 			if (asprintf(&path, "%s_DM%.2f.dat", o->prefix,
 			    plan->dm[i]) < 0)
@@ -414,6 +424,8 @@ emit_block(struct sinks *s, struct sps_dedisp_plan *dp, const float *out,
 		    &s->stream_hdr, out, nout, &s->nclipped), s);
 		return;
 	}
+	for (i = 0; first && i < s->ntrials && e == SPS_OK; i++)
+		e = sps_writer_header(&s->tim[i], &s->tim_hdr[i]);
 	for (i = 0; i < s->ntrials && e == SPS_OK; i++) {
 		const float *v = out + sps_dedisp_out_offset(dp, nout, i);
 		size_t m = sps_dedisp_out_offset(dp, nout, i + 1) -
@@ -504,8 +516,12 @@ reserve_memory(struct sps_dedisp_plan *dp, size_t nin, size_t block,
 	double work_mb, total;
 	size_t avail = available_memory();
 
+	work_mb = (double)sps_dedisp_work_bytes(dp, nin) / 1048576;
+	total = in_mb + out_mb + work_mb;
 	if (sps_dedisp_reserve(dp, nin, block) != SPS_OK)
-		errx(1, "%s", sps_errmsg());
+		errx(1, "needs at least %.0f MB of memory for blocks of %zu "
+		    "samples and could not have it: %s (try a smaller "
+		    "--block)", total, block, sps_errmsg());
 	work_mb = (double)sps_dedisp_held_bytes(dp) / 1048576;
 	total = in_mb + out_mb + work_mb;
 	if (!o->quiet)
