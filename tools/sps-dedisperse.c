@@ -12,6 +12,8 @@
 
 #include "cli.h"
 #include "dedisperse.h"
+#include "devices.h"
+#include "gpu.h"
 #include "dmtime.h"
 #include "killmask.h"
 #include "plan.h"
@@ -25,7 +27,8 @@ static const char usage_text[] =
     "usage: sps-dedisperse [-q] [-d DM | --dm LO HI [--dm_tol T]\n"
     "           [--dm_pulse_width US] | --plan FILE] [--scrunch]\n"
     "           [--subband NSUB [--group N]] [-k KILLFILE] [-b NBITS]\n"
-    "           [-o PREFIX [--presto]] [-t THREADS] [--block N] [FILE]\n";
+    "           [-o PREFIX [--presto]] [-t THREADS] [--block N]\n"
+    "           [--gpu [--device N] | --cpu] [FILE]\n";
 
 struct options {
 	const char	*input;
@@ -44,6 +47,8 @@ struct options {
 	int		 threads;
 	long		 block;
 	int		 quiet;
+	int		 gpu;		/* -1: if usable, 0: CPU, 1: GPU */
+	int		 device;
 };
 
 /* Where the dedispersed series go: one DM-time stream on standard
@@ -68,7 +73,8 @@ usage(int status)
 
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_PLAN, OPT_SCRUNCH, OPT_SUBBAND,
-	OPT_GROUP, OPT_PRESTO, OPT_BLOCK, OPT_VERSION
+	OPT_GROUP, OPT_PRESTO, OPT_BLOCK, OPT_VERSION, OPT_GPU, OPT_CPU,
+	OPT_DEVICE
 };
 
 static void
@@ -89,6 +95,9 @@ parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "block", required_argument, NULL, OPT_BLOCK },
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "gpu", no_argument, NULL, OPT_GPU },
 		{ "dm", required_argument, NULL, OPT_DM },
 		{ "dm_pulse_width", required_argument, NULL, OPT_WIDTH },
 		{ "dm_tol", required_argument, NULL, OPT_TOL },
@@ -113,6 +122,7 @@ parse_options(struct options *o, int argc, char **argv)
 	o->width_us = 40;
 	o->nbits = 32;
 	o->block = DEFAULT_BLOCK;
+	o->gpu = -1;
 	while ((ch = getopt_long(argc, argv, "b:d:hk:o:qt:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -144,8 +154,18 @@ parse_options(struct options *o, int argc, char **argv)
 		case OPT_BLOCK:
 			o->block = cli_long(optarg, "--block", 1, 1L << 26);
 			break;
+		case OPT_CPU:
+			o->gpu = 0;
+			break;
+		case OPT_DEVICE:
+			o->device = (int)cli_long(optarg, "--device", 0, 1024);
+			o->gpu = 1;
+			break;
 		case OPT_DM:
 			parse_range(o, argc, argv);
+			break;
+		case OPT_GPU:
+			o->gpu = 1;
 			break;
 		case OPT_GROUP:
 			o->group = (int)cli_long(optarg, "--group", 1, 1 << 20);
@@ -182,6 +202,9 @@ parse_options(struct options *o, int argc, char **argv)
 	if (o->single + o->range + (o->plan_file != NULL) != 1)
 		cli_usage_error(usage_text, "give exactly one of -d DM, --dm LO "
 		    "HI and --plan FILE");
+	if (o->gpu == 1 && o->nsub > 0)
+		cli_usage_error(usage_text, "--subband runs on the CPU only "
+		    "(use --cpu)");
 	if (o->presto && o->prefix == NULL)
 		cli_usage_error(usage_text, "--presto needs -o PREFIX");
 	if (o->nbits != 32 && (o->prefix != NULL || o->single))
@@ -534,16 +557,32 @@ reserve_memory(struct sps_dedisp_plan *dp, size_t nin, size_t block,
 		    "(try a smaller --block)", total, (double)avail / 1048576);
 }
 
-/* Fill buf (nin spectra) from `have`; returns spectra now held. */
+/* The dedispersion engine of a run: the CPU plan (always: it also gives
+ * the delays and the output layout) and, when used, the GPU plan, which
+ * takes the raw bytes of the input rather than floats. */
+struct engine {
+	struct sps_dedisp_plan	*cpu;
+	struct sps_gpu_dedisp	*gpu;
+	unsigned char		*in;	/* nin spectra */
+	size_t			 unit;	/* bytes of one spectrum in `in` */
+	double			 kernel_ms;
+};
+
+/* Fill e->in (nin spectra) from `have`; returns spectra now held. */
 static size_t
-fill(struct sps_reader *r, float *buf, size_t have, size_t nin,
-    size_t nvalues, int *eof, struct sinks *s)
+fill(struct sps_reader *r, struct engine *eng, size_t have, size_t nin,
+    int *eof, struct sinks *s)
 {
 	enum sps_err e = SPS_OK;
 	size_t got;
 
 	while (have < nin) {
-		e = sps_reader_read(r, buf + have * nvalues, nin - have, &got);
+		if (eng->gpu != NULL)
+			e = sps_reader_read_raw(r, eng->in + have * eng->unit,
+			    nin - have, &got);
+		else
+			e = sps_reader_read(r, (float *)(void *)(eng->in +
+			    have * eng->unit), nin - have, &got);
 		have += got;
 		if (e == SPS_EEOF) {
 			*eof = 1;
@@ -552,6 +591,52 @@ fill(struct sps_reader *r, float *buf, size_t have, size_t nin,
 		check_or_abort(e, s);
 	}
 	return have;
+}
+
+static enum sps_err
+execute(struct engine *eng, size_t have, size_t nout, float *out)
+{
+	double ms = 0;
+	enum sps_err e;
+
+	if (eng->gpu == NULL)
+		return sps_dedisp_execute(eng->cpu, (const float *)(const void *)
+		    eng->in, have, nout, out);
+	e = sps_gpu_dedisp_execute(eng->gpu, eng->in, have, nout, out, &ms);
+	eng->kernel_ms += ms;
+	return e;
+}
+
+/* The GPU when asked for (--gpu: failure is an error) or by default when
+ * one is usable (then the CPU runs instead, silently). */
+static void
+choose_engine(struct engine *eng, const struct options *o,
+    const struct sps_reader *r, const struct sps_plan *plan,
+    const unsigned char *kill, size_t nin, size_t block)
+{
+	struct sps_device dev;
+	enum sps_err e;
+	int n;
+
+	eng->gpu = NULL;
+	eng->unit = sps_spectrum_values(&r->hdr) * sizeof(float);
+	if (o->gpu == 0 || (o->gpu < 0 && (o->nsub > 0 ||
+	    sps_device_list(&dev, 1, &n) != SPS_OK)))
+		return;
+	e = sps_gpu_dedisp_create(&eng->gpu, o->device, &r->hdr, plan->dm,
+	    plan->scrunch, (int)plan->ntrials, kill, nin, block);
+	if (e != SPS_OK) {
+		sps_gpu_dedisp_free(eng->gpu);
+		eng->gpu = NULL;
+		if (o->gpu == 1)
+			errx(1, "GPU %d: %s", o->device, sps_errmsg());
+		return;
+	}
+	eng->unit = sps_spectrum_bytes(&r->hdr);
+	if (!o->quiet)
+		fprintf(stderr, "sps-dedisperse: on GPU %d, %.0f MB of device "
+		    "memory\n", o->device,
+		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576);
 }
 
 static void
@@ -584,20 +669,51 @@ now(void)
 	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* Read, dedisperse and write block after block; returns base samples
+ * written. */
+static uint64_t
+run_blocks(struct sps_reader *r, struct engine *eng, struct sinks *sinks,
+    size_t block, size_t max_delay, float *out, int quiet)
+{
+	size_t nin = block + max_delay, have = 0;
+	uint64_t nout_total = 0;
+	int eof = 0;
+
+	while (!eof) {
+		size_t nout;
+
+		have = fill(r, eng, have, nin, &eof, sinks);
+		nout = eof ? (have > max_delay ? have - max_delay : 0) : block;
+		if (nout == 0)
+			break;
+		check_or_abort(execute(eng, have, nout, out), sinks);
+		emit_block(sinks, eng->cpu, out, nout, nout_total == 0);
+		nout_total += nout;
+		memmove(eng->in, eng->in + block * eng->unit, max_delay *
+		    eng->unit);
+		have -= block < have ? block : have;
+		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
+			cli_progress(quiet, (double)r->position / r->nsamples,
+			    nout_total * r->hdr.tsamp);
+	}
+	cli_progress_done(quiet);
+	return nout_total;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct sps_dedisp_opts dopts = { 0, 0, 0 };
-	struct sps_dedisp_plan *dp;
+	struct engine eng = { NULL, NULL, NULL, 0, 0 };
 	struct sps_reader r;
 	struct sps_plan plan;
 	struct options o;
 	struct sinks sinks;
 	unsigned char *kill;
-	size_t nvalues, max_delay, block, nin, have = 0;
-	uint64_t nout_total = 0;
-	float *in, *out;
-	int fmax_scrunch, eof = 0;
+	size_t max_delay, block, nin;
+	uint64_t nout_total;
+	float *out;
+	int fmax_scrunch;
 	double start = now();
 
 	cli_init("sps-dedisperse");
@@ -610,43 +726,28 @@ main(int argc, char **argv)
 	dopts.nthreads = o.threads;
 	dopts.nsub = o.nsub;
 	dopts.group = o.group;
-	cli_check(sps_dedisp_create(&dp, &r.hdr, plan.dm, plan.scrunch,
+	cli_check(sps_dedisp_create(&eng.cpu, &r.hdr, plan.dm, plan.scrunch,
 	    (int)plan.ntrials, kill, &dopts), NULL);
-	max_delay = sps_dedisp_max_delay(dp);
-	fmax_scrunch = sps_dedisp_max_scrunch(dp);
+	max_delay = sps_dedisp_max_delay(eng.cpu);
+	fmax_scrunch = sps_dedisp_max_scrunch(eng.cpu);
 	block = ((size_t)o.block + fmax_scrunch - 1) / fmax_scrunch *
 	    fmax_scrunch;
 	nin = block + max_delay;
-	nvalues = sps_spectrum_values(&r.hdr);
 	if (r.nsamples != SPS_NSAMPLES_UNKNOWN && r.nsamples <= max_delay)
 		errx(1, "%s: %llu samples do not reach past the largest delay "
 		    "of the plan (%zu samples)", r.name,
 		    (unsigned long long)r.nsamples, max_delay);
-	reserve_memory(dp, nin, block, nvalues, &o, (int)plan.ntrials);
-	in = malloc(nin * nvalues * sizeof(float));
-	out = malloc(sps_dedisp_out_size(dp, block) * sizeof(float) + 1);
-	if (in == NULL || out == NULL)
+	choose_engine(&eng, &o, &r, &plan, kill, nin, block);
+	if (eng.gpu == NULL)
+		reserve_memory(eng.cpu, nin, block, sps_spectrum_values(&r.hdr),
+		    &o, (int)plan.ntrials);
+	eng.in = malloc(nin * eng.unit);
+	out = malloc(sps_dedisp_out_size(eng.cpu, block) * sizeof(float) + 1);
+	if (eng.in == NULL || out == NULL)
 		errx(1, "out of memory for blocks of %zu samples", nin);
 	open_sinks(&sinks, &o, &r, &plan, block, max_delay);
-	while (!eof) {
-		size_t nout;
-
-		have = fill(&r, in, have, nin, nvalues, &eof, &sinks);
-		nout = eof ? (have > max_delay ? have - max_delay : 0) : block;
-		if (nout == 0)
-			break;
-		check_or_abort(sps_dedisp_execute(dp, in, have, nout, out),
-		    &sinks);
-		emit_block(&sinks, dp, out, nout, nout_total == 0);
-		nout_total += nout;
-		memmove(in, in + block * nvalues, max_delay * nvalues *
-		    sizeof(float));
-		have -= block < have ? block : have;
-		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
-			cli_progress(o.quiet, (double)r.position / r.nsamples,
-			    nout_total * r.hdr.tsamp);
-	}
-	cli_progress_done(o.quiet);
+	nout_total = run_blocks(&r, &eng, &sinks, block, max_delay, out,
+	    o.quiet);
 	if (nout_total == 0) {
 		abort_sinks(&sinks);
 		errx(1, "%s: %llu samples do not reach past the largest delay "
@@ -655,12 +756,18 @@ main(int argc, char **argv)
 	}
 	close_sinks(&sinks, &o, &r.hdr);
 	report(&o, &plan, &r.hdr, nout_total, now() - start, sinks.nclipped,
-	    sps_dedisp_smear_bound(dp));
-	sps_dedisp_free(dp);
+	    sps_dedisp_smear_bound(eng.cpu));
+	if (eng.gpu != NULL && !o.quiet)
+		fprintf(stderr, "sps-dedisperse: GPU kernels %.3f s (%.2f T "
+		    "additions/s)\n", eng.kernel_ms / 1e3, (double)nout_total *
+		    r.hdr.nchans * r.hdr.nifs * plan.ntrials /
+		    (eng.kernel_ms / 1e3) / 1e12);
+	sps_gpu_dedisp_free(eng.gpu);
+	sps_dedisp_free(eng.cpu);
 	sps_plan_free(&plan);
 	sps_reader_close(&r);
 	free(kill);
-	free(in);
+	free(eng.in);
 	free(out);
 	return 0;
 }
