@@ -377,7 +377,7 @@ open_series(struct sinks *s, const struct options *o,
 			cli_check(sps_writer_open(&s->tim[i], path), NULL);
 			free(path);
 		}
-		if (o->presto) {
+		if (o->presto && o->prefix != NULL) {
 			if (asprintf(&path, "%s_DM%.2f.dat", o->prefix,
 			    plan->dm[i]) < 0)
 				err(1, NULL);
