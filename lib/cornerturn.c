@@ -25,6 +25,10 @@ sps_stream_shape(const struct sps_header *h, struct sps_stream_shape *s)
 	enum sps_err e;
 
 	memset(s, 0, sizeof(*s));
+	if (h->sps_dmtime > 1)
+		return sps_fail(SPS_EFORMAT, "sps_dmtime %d: not a DM-time "
+		    "stream (an S/N plane?); only DM-time streams are turned",
+		    h->sps_dmtime);
 	if (h->sps_dmtime != 0) {
 		/* turned by dmturn.c, not by the plans here */
 		s->order = h->sps_order == SPS_ORDER_DM ? SPS_ORDER_DM :

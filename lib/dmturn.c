@@ -111,11 +111,12 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 	unsigned char *buf = malloc(sps_dmtime_block_values(h,
 	    (size_t)h->sps_block) * vb + 1);
 	off_t *at = calloc((size_t)h->ndms + 1, sizeof(off_t));
+	off_t *end = calloc((size_t)h->ndms + 1, sizeof(off_t));
 	FILE *src = in, *tmp = NULL;
 	enum sps_err e = SPS_OK;
 	long start;
 
-	if (buf == NULL || at == NULL) {
+	if (buf == NULL || at == NULL || end == NULL) {
 		e = sps_fail(SPS_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -124,6 +125,11 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 		if ((e = spool(in, h, buf, &tmp, n)) != SPS_OK)
 			goto done;
 		src = tmp;
+		if (*n == 0) {
+			e = sps_fail(SPS_ETRUNC, "empty DM-time stream (a header "
+			    "and no blocks)");
+			goto done;
+		}
 	}
 	if ((e = write_dm_header(out, h, *n, &start)) != SPS_OK)
 		goto done;
@@ -131,13 +137,14 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 	for (i = 0; i < (size_t)h->ndms; i++)
 		at[i + 1] = at[i] + (off_t)(sps_dmturn_trial_samples(h, (int)i,
 		    *n) * vb);
+	memcpy(end, at + 1, (size_t)h->ndms * sizeof(off_t));
 	while ((e = read_raw_block(src, h, buf, &got)) == SPS_OK) {
 		size_t off = 0;
 
 		for (i = 0; i < (size_t)h->ndms; i++) {
 			size_t len = got / (size_t)h->scrunch[i] * vb;
 
-			if (at[i] + (off_t)len > at[i + 1]) {
+			if (at[i] + (off_t)len > end[i]) {
 				e = sps_fail(SPS_EFORMAT, "the DM-time stream "
 				    "holds more samples than its nsamples %llu",
 				    (unsigned long long)*n);
@@ -154,6 +161,11 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 	}
 	if (e == SPS_EEOF)
 		e = SPS_OK;
+	for (i = 0; e == SPS_OK && i < (size_t)h->ndms; i++)
+		if (at[i] != end[i])
+			e = sps_fail(SPS_ETRUNC, "the DM-time stream holds fewer "
+			    "samples than its nsamples %llu",
+			    (unsigned long long)*n);
 	if (e == SPS_OK && fseeko(out, 0, SEEK_END) != 0)
 		e = io_fail("write");
 done:
@@ -161,6 +173,7 @@ done:
 		fclose(tmp);
 	free(buf);
 	free(at);
+	free(end);
 	return e;
 }
 

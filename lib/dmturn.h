@@ -5,7 +5,7 @@
  * (N, base samples) set, then trial after trial each trial's whole series
  * (its samples of every block, in block order: N / f_i of them when N is
  * a multiple of sps_block, in the stream's nbits).  SIGPROC readers
- * refuse it on the sps keywords; sps-boxcar and sps-cornerturn read it. */
+ * refuse it on the sps keywords; sps-cornerturn turns it back. */
 #ifndef SPS_DMTURN_H
 #define SPS_DMTURN_H
 

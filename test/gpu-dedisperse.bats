@@ -63,7 +63,7 @@ same() {
 @test "gpu-dedisperse: 64 to 65536 channels, DM 0 to 3000" {
 	need_gpu
 	for c in 64 1024 4096 65536; do
-		aux-dedisp gen -b 8 -c "$c" -n $((4000000 / c + 3000)) \
+		aux-dedisp gen -b 8 -c "$c" -n $((4000000 / c + 4000)) \
 		    -f 1500 -o "$(awk -v c="$c" 'BEGIN { print -300 / c }')" -t 0.001 >in.fil
 		same in.fil --dm 0 3000 --dm_tol 1.25
 	done
