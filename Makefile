@@ -70,6 +70,7 @@ LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels
 LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o
 BINS = $(TOOLS:%=tools/sps-%)
+SCRIPTS = scripts/sps-search scripts/sps-completeness
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)
@@ -125,12 +126,13 @@ lint-man:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 755 $(BINS) $(SCRIPTS) $(DESTDIR)$(BINDIR)
 	for m in $(MANS); do \
 		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; done
 
 uninstall:
-	rm -f $(BINS:tools/%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(BINS:tools/%=$(DESTDIR)$(BINDIR)/%) \
+		$(SCRIPTS:scripts/%=$(DESTDIR)$(BINDIR)/%)
 	for m in $(MANS); do \
 		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 
