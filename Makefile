@@ -10,6 +10,11 @@
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
 # tools/sps-NAME.c, man/sps-NAME.1, test/sps-NAME.bats, and NAME in TOOLS.
 
+# No built-in rules: "tools/sps-x: tools/sps-x.c" would otherwise win over
+# the rules below when a program exists but its objects do not.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 VERSION = 0.1.0
 TOOLS = header fake filterbank cornerturn tscrunch plan dedisperse boxcar \
 	peaks
@@ -80,7 +85,8 @@ MANS = $(wildcard man/*.[157])
 all: $(BINS)
 
 # Binaries in tools/ belong to the last build (plain or sanitized).
-tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) .build/flavour-$(BUILD_TAG)
+$(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
+    .build/flavour-$(BUILD_TAG)
 	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
 
 .build/flavour-$(BUILD_TAG):
@@ -102,12 +108,12 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(O)/test/unit-%: test/unit-%.c $(LIB)
+$(UNITS): $(O)/test/unit-%: test/unit-%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
 # test/aux-*.c: small programs the Bats suites use (reference sums etc.).
-$(O)/test/aux-%: test/aux-%.c $(LIB)
+$(AUX): $(O)/test/aux-%: test/aux-%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
@@ -140,4 +146,3 @@ clean:
 	rm -rf .build $(BINS)
 
 .PHONY: all test sanitize bench lint-man install uninstall clean
-.SECONDARY:

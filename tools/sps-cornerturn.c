@@ -234,7 +234,7 @@ order_name(enum sps_order order)
 }
 
 /* Exit 1 after removing the unfinished output. */
-static void
+static void __attribute__((noreturn))
 output_fail(struct sps_writer *w)
 {
 	char detail[512];

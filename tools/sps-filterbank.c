@@ -71,7 +71,7 @@ struct plan {
 	int		 scaled;	/* rescale statistics taken */
 };
 
-static void
+static void __attribute__((noreturn))
 usage_error(const char *fmt, const char *arg)
 {
 	cli_usage_error(usage_text, fmt, arg);

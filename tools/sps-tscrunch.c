@@ -105,7 +105,7 @@ check_input(const struct sps_reader *r)
 }
 
 /* Exit 1 after removing the unfinished output. */
-static void
+static void __attribute__((noreturn))
 output_fail(struct sps_writer *w)
 {
 	char detail[512];
