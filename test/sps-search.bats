@@ -85,3 +85,18 @@ found() {
 	run -0 sps-search --help
 	assert_line --index 0 --partial 'usage: sps-search'
 }
+
+@test "sps-completeness: a bright injected pulse is recovered, a faint wide one reported as lost" {
+	run -0 sps-completeness "$shared/parkes_8bit_1.fil" --dm 0 150 \
+	    --dms 50 --widths "1 16" --snrs "20 6" --times 0.5
+	assert_line --index 0 --regexp '^ +DM +width_ms +S/N +recovered +S/N_ratio$'
+	assert_line --regexp '^ +50 +1 +20 +1/1 +0\.[5-9][0-9]*$'
+	assert_line --regexp '^ +50 +16 +6 +0/1 +-$'
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+@test "sps-completeness: usage and unreadable input" {
+	run -2 sps-completeness
+	run -1 --separate-stderr sps-completeness missing.fil
+	[[ "$stderr" == "sps-completeness: missing.fil: cannot read" ]]
+}
