@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "writer.h"
 
 static const char *progname = "sps";
 static int progress_shown;
@@ -91,8 +92,8 @@ cli_usage_error(const char *usage, const char *fmt, ...)
 
 static double progress_start;
 
-static double
-now_seconds(void)
+double
+cli_now(void)
 {
 	struct timespec ts;
 
@@ -103,7 +104,7 @@ now_seconds(void)
 void
 cli_progress_start(void)
 {
-	progress_start = now_seconds();
+	progress_start = cli_now();
 }
 
 void
@@ -114,7 +115,7 @@ cli_progress(int quiet, double fraction, double data_seconds)
 
 	if (quiet)
 		return;
-	t = now_seconds();
+	t = cli_now();
 	if (last == 0)
 		last = start;
 	if (t - last < 1.0)
@@ -131,4 +132,14 @@ cli_progress_done(int quiet)
 	if (!quiet && progress_shown)
 		fprintf(stderr, "\n");
 	progress_shown = 0;
+}
+
+void
+cli_output_fail(struct sps_writer *w)
+{
+	char detail[512];
+
+	snprintf(detail, sizeof(detail), "%s", sps_errmsg());
+	sps_writer_abort(w);
+	errx(1, "%s", detail);
 }

@@ -28,6 +28,14 @@ void cli_fail(const char *fmt, ...)
 void cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+struct sps_writer;
+/* Exit 1 with lib's last message after removing the unfinished output
+ * of w (sps_writer_abort). */
+void cli_output_fail(struct sps_writer *w) __attribute__((noreturn));
+
 /* Ignore SIGPIPE so a closed pipe is a write error we report, and set the
  * program name used in messages. */
 void cli_init(const char *name);

@@ -252,15 +252,6 @@ print_loss(const struct sps_boxcar_plan *p)
 
 /* ---- --bench ---- */
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* Time the search alone (unit white noise, sigma_w = sqrt(w), in
  * windows of BENCH_WINDOW samples as a search of data runs) and with the
  * noise model and the events, over trials of white noise. */
@@ -291,7 +282,7 @@ bench(const struct options *o, const struct sps_boxcar_plan *p)
 	for (i = 0; i < nthreads; i++)
 		if (sps_boxcar_work_create(&work[i]) != SPS_OK)
 			errx(1, "out of memory");
-	t0 = now();
+	t0 = cli_now();
 	do {
 #pragma omp parallel for schedule(dynamic)
 		for (i = 0; i < ntrials; i++) {
@@ -305,10 +296,10 @@ bench(const struct options *o, const struct sps_boxcar_plan *p)
 					errx(1, "%s", sps_errmsg());
 		}
 		reps++;
-	} while (now() - t0 < 1);
-	search_s = (now() - t0) / reps;
+	} while (cli_now() - t0 < 1);
+	search_s = (cli_now() - t0) / reps;
 	reps = 0;
-	t0 = now();
+	t0 = cli_now();
 	do {
 #pragma omp parallel for schedule(dynamic)
 	for (i = 0; i < ntrials; i++) {
@@ -337,8 +328,8 @@ bench(const struct options *o, const struct sps_boxcar_plan *p)
 		sps_noise_free(nz);
 	}
 		reps++;
-	} while (now() - t0 < 1);
-	total_s = (now() - t0) / reps;
+	} while (cli_now() - t0 < 1);
+	total_s = (cli_now() - t0) / reps;
 	printf("%s, widths 1..%d (%.1f boxcars per sample), %d trials of %zu "
 	    "samples, %d threads:\n", p->name, p->max_width,
 	    sps_boxcar_evals_per_sample(p), ntrials, n, nthreads);
@@ -873,7 +864,7 @@ search(struct run *r)
 	size_t values = r->dmtime ? sps_dmtime_block_values(&r->h, maxn) :
 	    maxn;
 	unsigned char *raw = NULL;
-	double start = now();
+	double start = cli_now();
 	float *buf;
 
 	if ((buf = malloc(values * sizeof(float) + 1)) == NULL)
@@ -892,7 +883,7 @@ search(struct run *r)
 	}
 	cli_progress_done(r->o.quiet);
 	round_of(r, buf, 0, 1);
-	report(r, now() - start);
+	report(r, cli_now() - start);
 	cli_check(sps_writer_close(&r->out), NULL);
 	free(buf);
 	free(raw);

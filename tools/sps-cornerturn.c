@@ -233,17 +233,6 @@ order_name(enum sps_order order)
 	return order == SPS_ORDER_TIME ? "time-major" : "channel-major";
 }
 
-/* Exit 1 after removing the unfinished output. */
-static void __attribute__((noreturn))
-output_fail(struct sps_writer *w)
-{
-	char detail[512];
-
-	snprintf(detail, sizeof(detail), "%s", sps_errmsg());
-	sps_writer_abort(w);
-	cli_fail("%s", detail);
-}
-
 /* Read, turn (or copy, when the order stays), write. */
 static enum sps_err
 turn_blocks(struct source *src, struct sps_writer *w, enum sps_order to,
@@ -316,7 +305,7 @@ turn_dmtime(const struct options *opt, struct source *src)
 	else
 		e = sps_dmturn_to_time(src->file, src->hdr, w.f);
 	if (e != SPS_OK)
-		output_fail(&w);
+		cli_output_fail(&w);
 	cli_check(sps_writer_close(&w), NULL);
 	if (!opt->quiet)
 		fprintf(stderr, "sps-cornerturn: %d trials, %s\n",
@@ -354,7 +343,7 @@ main(int argc, char **argv)
 	cli_check(sps_writer_open(&w, opt.output), NULL);
 	if (sps_writer_raw(&w, hdr, hdrlen) != SPS_OK ||
 	    turn_blocks(&src, &w, to, block, opt.quiet, &nsamples) != SPS_OK)
-		output_fail(&w);
+		cli_output_fail(&w);
 	free(hdr);
 	cli_check(sps_writer_close(&w), NULL);
 	if (!opt.quiet && to == src.shape.order)

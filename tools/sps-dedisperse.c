@@ -660,15 +660,6 @@ report(const struct options *o, const struct sps_plan *plan,
 		    "bits\n", nclipped, o->nbits);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* Read, dedisperse and write block after block; returns base samples
  * written. */
 static uint64_t
@@ -714,7 +705,7 @@ main(int argc, char **argv)
 	uint64_t nout_total;
 	float *out;
 	int fmax_scrunch;
-	double start = now();
+	double start = cli_now();
 
 	cli_init("sps-dedisperse");
 	parse_options(&o, argc, argv);
@@ -755,7 +746,7 @@ main(int argc, char **argv)
 		    (unsigned long long)r.position, max_delay);
 	}
 	close_sinks(&sinks, &o, &r.hdr);
-	report(&o, &plan, &r.hdr, nout_total, now() - start, sinks.nclipped,
+	report(&o, &plan, &r.hdr, nout_total, cli_now() - start, sinks.nclipped,
 	    sps_dedisp_smear_bound(eng.cpu));
 	if (eng.gpu != NULL && !o.quiet)
 		fprintf(stderr, "sps-dedisperse: GPU kernels %.3f s (%.2f T "

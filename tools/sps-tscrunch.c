@@ -104,17 +104,6 @@ check_input(const struct sps_reader *r)
 		cli_fail("%s: a DM-time stream: not supported", r->name);
 }
 
-/* Exit 1 after removing the unfinished output. */
-static void __attribute__((noreturn))
-output_fail(struct sps_writer *w)
-{
-	char detail[512];
-
-	snprintf(detail, sizeof(detail), "%s", sps_errmsg());
-	sps_writer_abort(w);
-	cli_fail("%s", detail);
-}
-
 /* Read, add, write, block by block; counts the input spectra in *nin. */
 static enum sps_err
 scrunch_blocks(struct sps_reader *r, struct sps_tscrunch *plan,
@@ -198,7 +187,7 @@ main(int argc, char **argv)
 	if (sps_writer_header(&w, &out) != SPS_OK ||
 	    scrunch_blocks(&r, plan, &out, &w, &opt, &nin, &nout) !=
 	    SPS_OK)
-		output_fail(&w);
+		cli_output_fail(&w);
 	cli_check(sps_writer_close(&w), NULL);
 	report(&opt, &in, &out, plan, &w, nin, nout);
 	sps_tscrunch_free(plan);
