@@ -155,43 +155,83 @@ widen(unsigned *lanes, unsigned *sums)
 	}
 }
 
+#define CHANNEL_STEP	4	/* channels whose loads are in flight together */
+
+/* The U8_SAMPLES bytes of a row from byte `at` on, as aligned words
+ * shifted into place. */
+__device__ static void
+load_bytes(const unsigned char *rows, size_t at, unsigned *x)
+{
+	const unsigned *word = (const unsigned *)(rows + (at & ~(size_t)3));
+	unsigned w[U8_SAMPLES / 4 + 1], r = (unsigned)(at & 3) * 8;
+	int i;
+
+#pragma unroll
+	for (i = 0; i <= U8_SAMPLES / 4; i++)
+		w[i] = __ldg(word + i);
+#pragma unroll
+	for (i = 0; i < U8_SAMPLES / 4; i++)
+		x[i] = __funnelshift_r(w[i], w[i + 1], r);
+}
+
 /* 8-bit rows: each thread sums U8_SAMPLES consecutive samples of one
- * trial, four per 32-bit word, two per 16-bit lane. */
+ * trial, four per 32-bit word, two per 16-bit lane.  The block's shifts
+ * for LANE_CHANNELS channels at a time wait in shared memory, and the
+ * loads of CHANNEL_STEP channels are issued before their sums. */
 __global__ static void
 dedisperse_u8(const unsigned char *rows, size_t stride, const int *shifts,
     int nlive, int d0, int d1, size_t n, float *out, const size_t *offsets)
 {
+	__shared__ int sh[TRIALS_PER_BLOCK][LANE_CHANNELS];
 	unsigned lanes[U8_SAMPLES / 2], sums[U8_SAMPLES];
 	size_t t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) *
 	    U8_SAMPLES;
-	int d = d0 + blockIdx.y * blockDim.y + threadIdx.y, c, i;
+	int d = d0 + blockIdx.y * blockDim.y + threadIdx.y, c0, c, i, k;
+	int active = d < d1 && t < n;
 
-	if (d >= d1 || t >= n)
-		return;
 #pragma unroll
 	for (i = 0; i < U8_SAMPLES / 2; i++)
 		lanes[i] = 0;
 #pragma unroll
 	for (i = 0; i < U8_SAMPLES; i++)
 		sums[i] = 0;
-	for (c = 0; c < nlive; c++) {
-		size_t at = (size_t)c * stride + t + shifts[(size_t)d * nlive +
-		    c];
-		const unsigned *word = (const unsigned *)(rows + (at & ~3ul));
-		unsigned w[U8_SAMPLES / 4 + 1], r = (unsigned)(at & 3) * 8;
+	for (c0 = 0; c0 < nlive; c0 += LANE_CHANNELS) {
+		int nc = nlive - c0 < LANE_CHANNELS ? nlive - c0 :
+		    LANE_CHANNELS;
+
+		__syncthreads();
+		for (k = threadIdx.x; k < nc; k += blockDim.x)
+			sh[threadIdx.y][k] = d < d1 ? shifts[(size_t)d * nlive +
+			    c0 + k] : 0;
+		__syncthreads();
+		if (!active)
+			continue;
+		for (c = 0; c + CHANNEL_STEP <= nc; c += CHANNEL_STEP) {
+			unsigned x[CHANNEL_STEP][U8_SAMPLES / 4];
 
 #pragma unroll
-		for (i = 0; i <= U8_SAMPLES / 4; i++)
-			w[i] = __ldg(word + i);
+			for (k = 0; k < CHANNEL_STEP; k++)
+				load_bytes(rows, (size_t)(c0 + c + k) * stride +
+				    t + sh[threadIdx.y][c + k], x[k]);
 #pragma unroll
-		for (i = 0; i < U8_SAMPLES / 4; i++)
-			add_lanes(__funnelshift_r(w[i], w[i + 1], r),
-			    lanes[2 * i], lanes[2 * i + 1]);
-		if ((c + 1) % LANE_CHANNELS == 0)
-			widen(lanes, sums);
+			for (k = 0; k < CHANNEL_STEP; k++)
+#pragma unroll
+				for (i = 0; i < U8_SAMPLES / 4; i++)
+					add_lanes(x[k][i], lanes[2 * i],
+					    lanes[2 * i + 1]);
+		}
+		for (; c < nc; c++) {
+			unsigned x[U8_SAMPLES / 4];
+
+			load_bytes(rows, (size_t)(c0 + c) * stride + t +
+			    sh[threadIdx.y][c], x);
+#pragma unroll
+			for (i = 0; i < U8_SAMPLES / 4; i++)
+				add_lanes(x[i], lanes[2 * i], lanes[2 * i + 1]);
+		}
+		widen(lanes, sums);
 	}
-	widen(lanes, sums);
-	for (i = 0; i < U8_SAMPLES && t + i < n; i++)
+	for (i = 0; active && i < U8_SAMPLES && t + i < n; i++)
 		out[offsets[d] + t + i] = (float)sums[i];
 }
 
