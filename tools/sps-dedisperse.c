@@ -634,9 +634,13 @@ choose_engine(struct engine *eng, const struct options *o,
 	}
 	eng->unit = sps_spectrum_bytes(&r->hdr);
 	if (!o->quiet)
-		fprintf(stderr, "sps-dedisperse: on GPU %d, %.0f MB of device "
-		    "memory\n", o->device,
-		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576);
+		fprintf(stderr, "sps-dedisperse: %zu trials, blocks of %zu "
+		    "samples + %zu overlap, memory %.0f MB (host) and %.1f MB "
+		    "on GPU %d\n", plan->ntrials, block, nin - block,
+		    (double)(nin * eng->unit + sps_dedisp_out_size(eng->cpu,
+		    block) * sizeof(float)) / 1048576,
+		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576,
+		    o->device);
 }
 
 static void
