@@ -47,6 +47,8 @@ sps_unpack(const unsigned char *raw, float *out, size_t n, int nbits,
 {
 	size_t i;
 
+	if (n == 0)
+		return;
 	switch (nbits) {
 	case 1:
 	case 2:
@@ -98,6 +100,8 @@ sps_pack(const float *in, unsigned char *raw, size_t n, int nbits,
 	size_t clipped = 0, i;
 	long hi;
 
+	if (n == 0)
+		return 0;
 	if (nbits == 32) {
 		memcpy(raw, in, n * sizeof(float));
 		return 0;
