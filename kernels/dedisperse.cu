@@ -38,6 +38,12 @@ struct sps_gpu_dedisp {
 	size_t	 out_floats;
 	size_t	 bytes;
 	cudaEvent_t start, stop;
+	/* sub-band algorithm (nsub > 0) */
+	int	 nsub, ngroups;
+	int	*group_start;	/* host */
+	size_t	*span;		/* host */
+	int	*d_step1, *d_step2, *d_band_first;
+	float	*d_x;		/* one group's band series */
 };
 
 static enum sps_err
@@ -266,6 +272,24 @@ dedisperse_f32(const float *rows, size_t stride, const int *shifts,
 			out[offsets[d] + t + (size_t)i * blockDim.x] = acc[i];
 }
 
+/* Sub-band step 1: each band's channels summed at the group's nominal
+ * DM, in channel order (as subband.c sums them). */
+template <typename T>
+__global__ static void
+subband_step1(const T *rows, size_t stride, const int *step1,
+    const int *band_first, size_t len, float *x)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int b = blockIdx.y, c;
+	float acc = 0;
+
+	if (t >= len)
+		return;
+	for (c = band_first[b]; c < band_first[b + 1]; c++)
+		acc += (float)rows[(size_t)c * stride + t + step1[c]];
+	x[(size_t)b * len + t] = acc;
+}
+
 static int
 log2_of(int f)
 {
@@ -454,6 +478,80 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	    sizeof(float), "output");
 }
 
+extern "C" enum sps_err
+sps_gpu_dedisp_subband(struct sps_gpu_dedisp *p,
+    const struct sps_subband_tables *t)
+{
+	size_t most = 0;
+	enum sps_err e;
+	int g;
+
+	p->nsub = t->nsub;
+	p->ngroups = t->ngroups;
+	p->group_start = (int *)malloc((t->ngroups + 1) * sizeof(int));
+	p->span = (size_t *)malloc(t->ngroups * sizeof(size_t));
+	if (p->group_start == NULL || p->span == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	memcpy(p->group_start, t->group_start, (t->ngroups + 1) * sizeof(int));
+	memcpy(p->span, t->span, t->ngroups * sizeof(size_t));
+	for (g = 0; g < t->ngroups; g++) {
+		size_t len = p->nout / p->scrunch[t->group_start[g]] +
+		    t->span[g] + ROW_PAD;
+
+		most = len > most ? len : most;
+	}
+	if ((e = device_alloc(p, (void **)&p->d_step1, (size_t)t->ngroups *
+	    t->nlive * sizeof(int), "step-1 shifts")) != SPS_OK ||
+	    (e = device_alloc(p, (void **)&p->d_step2, (size_t)t->ndms *
+	    t->nsub * sizeof(int), "step-2 shifts")) != SPS_OK ||
+	    (e = device_alloc(p, (void **)&p->d_band_first, (t->nsub + 1) *
+	    sizeof(int), "bands")) != SPS_OK ||
+	    (e = device_alloc(p, (void **)&p->d_x, most * t->nsub *
+	    sizeof(float), "band series")) != SPS_OK)
+		return e;
+	CHECK(cudaMemcpy(p->d_step1, t->step1, (size_t)t->ngroups * t->nlive *
+	    sizeof(int), cudaMemcpyHostToDevice));
+	CHECK(cudaMemcpy(p->d_step2, t->step2, (size_t)t->ndms * t->nsub *
+	    sizeof(int), cudaMemcpyHostToDevice));
+	CHECK(cudaMemcpy(p->d_band_first, t->band_first, (t->nsub + 1) *
+	    sizeof(int), cudaMemcpyHostToDevice));
+	return SPS_OK;
+}
+
+/* Each group: step 1 into the band series, step 2 by the float kernel
+ * with the bands as its channels. */
+static enum sps_err
+run_subband(struct sps_gpu_dedisp *p, size_t nout, const size_t *d_offsets)
+{
+	int g;
+
+	for (g = 0; g < p->ngroups; g++) {
+		int d0 = p->group_start[g], d1 = p->group_start[g + 1];
+		int f = p->scrunch[d0], lev = log2_of(f);
+		size_t n = nout / f, len = n + p->span[g];
+		const int *s1 = p->d_step1 + (size_t)g * p->nlive;
+		dim3 g1((unsigned)((len + 255) / 256), (unsigned)p->nsub);
+		dim3 b2(32, TRIALS_PER_BLOCK), g2((unsigned)((n +
+		    32 * F32_SAMPLES - 1) / (32 * F32_SAMPLES)),
+		    (unsigned)((d1 - d0 + TRIALS_PER_BLOCK - 1) /
+		    TRIALS_PER_BLOCK));
+
+		if (n == 0)
+			continue;
+		if (lev == 0 && p->u8_rows)
+			subband_step1<unsigned char><<<g1, 256>>>(p->d_u8,
+			    p->stride[0], s1, p->d_band_first, len, p->d_x);
+		else
+			subband_step1<float><<<g1, 256>>>(p->d_level[lev],
+			    p->stride[lev], s1, p->d_band_first, len, p->d_x);
+		CHECK_LAUNCH("subband_step1");
+		dedisperse_f32<<<g2, b2>>>(p->d_x, len, p->d_step2, p->nsub,
+		    d0, d1, n, p->d_out, d_offsets);
+		CHECK_LAUNCH("dedisperse_f32 (sub-band step 2)");
+	}
+	return SPS_OK;
+}
+
 extern "C" size_t
 sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *p)
 {
@@ -556,7 +654,8 @@ sps_gpu_dedisp_execute(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	if ((e = make_levels(p, nin)) != SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(p->start));
-	if ((e = run_trials(p, nout, p->d_offsets)) != SPS_OK)
+	if ((e = p->nsub > 0 ? run_subband(p, nout, p->d_offsets) :
+	    run_trials(p, nout, p->d_offsets)) != SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(p->stop));
 	CHECK(cudaEventSynchronize(p->stop));
@@ -581,6 +680,12 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 	cudaFree(p->d_u8);
 	cudaFree(p->d_out);
 	cudaFree(p->d_offsets);
+	cudaFree(p->d_step1);
+	cudaFree(p->d_step2);
+	cudaFree(p->d_band_first);
+	cudaFree(p->d_x);
+	free(p->group_start);
+	free(p->span);
 	for (k = 0; p->d_level != NULL && k < p->nlevels; k++)
 		cudaFree(p->d_level[k]);
 	if (p->start != NULL)

@@ -69,6 +69,21 @@ size_t sps_dedisp_out_offset(const struct sps_dedisp_plan *plan, size_t nout,
 enum sps_err sps_dedisp_execute(struct sps_dedisp_plan *plan, const float *in,
     size_t nin, size_t nout, float *out);
 
+/* The integer tables of a sub-band plan, so that another engine (the
+ * GPU) computes exactly the same sums.  Arrays are malloc'd; free them
+ * with sps_subband_tables_free. */
+struct sps_subband_tables {
+	int	 nsub, ngroups, nlive, ndms;
+	int	*group_start;	/* ngroups + 1 trial indices */
+	int	*band_first;	/* nsub + 1 live-channel indices */
+	int	*step1;		/* ngroups x nlive shifts, scrunched samples */
+	int	*step2;		/* ndms x nsub shifts */
+	size_t	*span;		/* ngroups: largest step-2 shift */
+};
+enum sps_err sps_subband_tables(const struct sps_dedisp_plan *plan,
+    struct sps_subband_tables *t);
+void sps_subband_tables_free(struct sps_subband_tables *t);
+
 /* Bytes of working memory a block of nin spectra needs (direct path). */
 size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin);
 

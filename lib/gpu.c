@@ -20,6 +20,15 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	return sps_fail(SPS_EUSAGE, "built without CUDA");
 }
 
+enum sps_err
+sps_gpu_dedisp_subband(struct sps_gpu_dedisp *plan,
+    const struct sps_subband_tables *t)
+{
+	(void)plan;
+	(void)t;
+	return sps_fail(SPS_EUSAGE, "built without CUDA");
+}
+
 size_t
 sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan)
 {

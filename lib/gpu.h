@@ -23,6 +23,7 @@ extern "C" {
 
 #include "error.h"
 #include "header.h"
+#include "dedisperse.h"
 
 struct sps_gpu_dedisp;
 
@@ -31,6 +32,13 @@ struct sps_gpu_dedisp;
 enum sps_err sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     const struct sps_header *h, const double *dms, const int *scrunch,
     int ndms, const unsigned char *kill, size_t nin, size_t nout);
+
+/* Switch the plan to the sub-band algorithm with the tables of the CPU
+ * plan (dedisperse.h), so that both sum exactly the same samples: step 1
+ * per nominal DM and band, step 2 per trial over the bands, float32
+ * intermediate sums, as in subband.c. */
+enum sps_err sps_gpu_dedisp_subband(struct sps_gpu_dedisp *plan,
+    const struct sps_subband_tables *t);
 
 /* Device memory the plan holds, bytes. */
 size_t sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan);

@@ -232,3 +232,57 @@ sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
 	}
 	return SPS_OK;
 }
+
+enum sps_err
+sps_subband_tables(const struct sps_dedisp_plan *p,
+    struct sps_subband_tables *t)
+{
+	int g, c, d, b;
+
+	memset(t, 0, sizeof(*t));
+	if (p->nsub < 1)
+		return sps_fail(SPS_EUSAGE, "not a sub-band plan");
+	t->nsub = p->nsub;
+	t->ngroups = p->ngroups;
+	t->nlive = p->nlive;
+	t->ndms = p->ndms;
+	t->group_start = malloc(((size_t)p->ngroups + 1) * sizeof(int));
+	t->band_first = malloc(((size_t)p->nsub + 1) * sizeof(int));
+	t->step1 = malloc((size_t)p->ngroups * p->nlive * sizeof(int));
+	t->step2 = malloc((size_t)p->ndms * p->nsub * sizeof(int));
+	t->span = malloc((size_t)p->ngroups * sizeof(size_t));
+	if (t->group_start == NULL || t->band_first == NULL ||
+	    t->step1 == NULL || t->step2 == NULL || t->span == NULL) {
+		sps_subband_tables_free(t);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	memcpy(t->group_start, p->group_start, ((size_t)p->ngroups + 1) *
+	    sizeof(int));
+	memcpy(t->span, p->group_span, (size_t)p->ngroups * sizeof(size_t));
+	/* live channels come in channel order, so each band's are a run */
+	for (b = 0, c = 0; b <= p->nsub; b++) {
+		while (c < p->nlive && p->sub_of[c] < b)
+			c++;
+		t->band_first[b] = c;
+	}
+	for (g = 0; g < p->ngroups; g++)
+		for (c = 0; c < p->nlive; c++)
+			t->step1[(size_t)g * p->nlive + c] = (int)step1_shift(p,
+			    g, c);
+	for (d = 0; d < p->ndms; d++)
+		for (b = 0; b < p->nsub; b++)
+			t->step2[(size_t)d * p->nsub + b] = (int)step2_shift(p,
+			    d, b);
+	return SPS_OK;
+}
+
+void
+sps_subband_tables_free(struct sps_subband_tables *t)
+{
+	free(t->group_start);
+	free(t->band_first);
+	free(t->step1);
+	free(t->step2);
+	free(t->span);
+	memset(t, 0, sizeof(*t));
+}

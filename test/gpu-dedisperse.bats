@@ -81,6 +81,19 @@ same() {
 	same in.fil --dm 0 2000 --block 20000
 }
 
+@test "gpu-dedisperse: the sub-band algorithm sums what the CPU's does" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 256 -n 40000 -f 1500 -o -1 -t 0.000256 >in.fil
+	awk 'BEGIN { for (c = 0; c < 256; c++) print (c % 5 == 2 ? 0 : 1) }' \
+	    >kill.txt
+	same in.fil --dm 0 2000 --subband 16
+	same in.fil --dm 0 2000 --subband 16 --scrunch -k kill.txt
+	same in.fil --dm 0 2000 --subband 32 --group 8 --block 3000
+	aux-dedisp gen -b 2 -c 1024 -n 30000 -f 1500 -o -0.25 -t 0.000064 \
+	    >in2.fil
+	same in2.fil --dm 0 1000 --subband 32
+}
+
 @test "gpu-dedisperse: a block too large for the device is a clear error" {
 	need_gpu
 	aux-dedisp gen -b 8 -c 4096 -n 5000 -f 1500 -o -0.1 -t 0.001 >in.fil

@@ -202,9 +202,6 @@ parse_options(struct options *o, int argc, char **argv)
 	if (o->single + o->range + (o->plan_file != NULL) != 1)
 		cli_usage_error(usage_text, "give exactly one of -d DM, --dm LO "
 		    "HI and --plan FILE");
-	if (o->gpu == 1 && o->nsub > 0)
-		cli_usage_error(usage_text, "--subband runs on the CPU only "
-		    "(use --cpu)");
 	if (o->presto && o->prefix == NULL)
 		cli_usage_error(usage_text, "--presto needs -o PREFIX");
 	if (o->nbits != 32 && (o->prefix != NULL || o->single))
@@ -620,11 +617,18 @@ choose_engine(struct engine *eng, const struct options *o,
 
 	eng->gpu = NULL;
 	eng->unit = sps_spectrum_values(&r->hdr) * sizeof(float);
-	if (o->gpu == 0 || (o->gpu < 0 && (o->nsub > 0 ||
-	    sps_device_list(&dev, 1, &n) != SPS_OK)))
+	if (o->gpu == 0 || (o->gpu < 0 && sps_device_list(&dev, 1, &n) !=
+	    SPS_OK))
 		return;
 	e = sps_gpu_dedisp_create(&eng->gpu, o->device, &r->hdr, plan->dm,
 	    plan->scrunch, (int)plan->ntrials, kill, nin, block);
+	if (e == SPS_OK && o->nsub > 0) {
+		struct sps_subband_tables t;
+
+		if ((e = sps_subband_tables(eng->cpu, &t)) == SPS_OK)
+			e = sps_gpu_dedisp_subband(eng->gpu, &t);
+		sps_subband_tables_free(&t);
+	}
 	if (e != SPS_OK) {
 		sps_gpu_dedisp_free(eng->gpu);
 		eng->gpu = NULL;
