@@ -12,16 +12,19 @@ line(FILE *f, const char *label, const char *value)
 	fprintf(f, " %-39s=  %s\n", label, value);
 }
 
-/* hhmmss.s packed (SIGPROC) to hh:mm:ss.ssss */
+/* hhmmss.s packed (SIGPROC) to hh:mm:ss.ssss, rounded in units of
+ * 0.0001 s before splitting so that 59.99996 s carries into the minute */
 static void
 sexagesimal(double packed, char *buf, size_t len, int is_dec)
 {
 	double a = fabs(packed);
-	int d = (int)(a / 10000), m = (int)((a - d * 10000) / 100);
-	double s = a - d * 10000 - m * 100;
+	long d = (long)(a / 10000), m = (long)((a - d * 10000.0) / 100);
+	long long units = llround((d * 3600.0 + m * 60.0 + (a - d * 10000.0 -
+	    m * 100.0)) * 1e4);
 
-	snprintf(buf, len, "%s%02d:%02d:%07.4f", is_dec ? (packed < 0 ? "-" :
-	    "+") : "", d, m, s);
+	snprintf(buf, len, "%s%02lld:%02lld:%02lld.%04lld", is_dec ?
+	    (packed < 0 ? "-" : "+") : "", units / 36000000,
+	    units / 600000 % 60, units / 10000 % 60, units % 10000);
 }
 
 enum sps_err

@@ -375,9 +375,12 @@ gather(struct sps_reader *r, struct info *in)
 	else
 		cli_check(pass_data(r, NULL, &in->nsamples), NULL);
 	in->data_bytes = data_bytes(&r->hdr, in->nsamples);
-	/* a DM-time stream holds one value per trial DM per time sample */
-	if (r->hdr.sps_dmtime == 1 && r->hdr.ndms > 0 &&
-	    sps_spectrum_values(&r->hdr) == 1)
+	/* a DM-time stream's samples are its base samples, which its header
+	 * states when sps-dedisperse knew them; its blocks also hold block
+	 * headers and scrunched trials, so the byte count cannot tell */
+	if (r->hdr.sps_dmtime != 0 && sps_header_has(&r->hdr, "nsamples"))
+		in->nsamples = (uint64_t)r->hdr.nsamples;
+	else if (r->hdr.sps_dmtime != 0 && r->hdr.ndms > 0)
 		in->nsamples /= (uint64_t)r->hdr.ndms;
 	frequency_span(in);
 }
