@@ -126,7 +126,7 @@ need() {
 	assert_output --partial "sps-cornerturn: --block: '0' is not an integer"
 	run sps-cornerturn "$data/src1_small.fil" "$data/tutorial.fil"
 	assert_failure 2
-	assert_output --partial 'sps-cornerturn: one input at most'
+	assert_output --partial 'sps-cornerturn: one input file at most'
 }
 
 @test "sps-cornerturn: empty standard input" {

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "boxcar.h"
+#include "gauss.h"
 
 static const char *const lossy[] = {
 	"BD-8", "BD-16", "BD-32", "IG(1)", "IG(2)", "IG(3)", "DIT",
@@ -115,24 +116,6 @@ test_scrunched_and_widths_at(void **state)
 	assert_int_equal(w[31], 48);
 	n = sps_boxcar_widths_at(&p, 7, w);
 	assert_int_equal(n, 16);
-}
-
-/* Deterministic Gaussian noise. */
-static uint64_t rng = 88172645463325252ULL;
-
-static double
-uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static float
-gauss(void)
-{
-	return (float)(sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform()));
 }
 
 static float *
@@ -627,5 +610,6 @@ main(void)
 		cmocka_unit_test(test_stream_skipped_window),
 	};
 
+	test_rng = 88172645463325252ULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,23 +16,7 @@
 #include <cmocka.h>
 
 #include "noise.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static double
-uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static float
-gauss(void)
-{
-	return (float)(sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform()));
-}
+#include "gauss.h"
 
 static float *
 noise(size_t n)
@@ -307,5 +291,6 @@ main(void)
 		cmocka_unit_test(test_bad_samples_and_windows),
 	};
 
+	test_rng = 0x9e3779b97f4a7c15ULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

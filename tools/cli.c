@@ -1,5 +1,6 @@
 /* cli.c: shared main helpers (see cli.h). */
 #include <err.h>
+#include <getopt.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -142,4 +143,13 @@ cli_output_fail(struct sps_writer *w)
 	snprintf(detail, sizeof(detail), "%s", sps_errmsg());
 	sps_writer_abort(w);
 	errx(1, "%s", detail);
+}
+
+const char *
+cli_input(int argc, char **argv, const char *usage)
+{
+	if (argc - optind > 1)
+		cli_usage_error(usage, "one input file at most, not '%s' too",
+		    argv[optind + 1]);
+	return optind < argc ? argv[optind] : "-";
 }

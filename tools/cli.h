@@ -28,6 +28,11 @@ void cli_fail(const char *fmt, ...)
 void cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* The one input operand left after getopt_long: argv[optind], or "-"
+ * (standard input) when there is none; a second operand is a usage error
+ * naming it. */
+const char *cli_input(int argc, char **argv, const char *usage);
+
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 

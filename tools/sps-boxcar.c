@@ -190,9 +190,7 @@ parse_options(struct options *o, int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (argc - optind > 1)
-		cli_usage_error(usage_text, "one input file at most");
-	o->input = optind < argc ? argv[optind] : "-";
+	o->input = cli_input(argc, argv, usage_text);
 	if (o->width > 0 && o->width_s > 0)
 		cli_usage_error(usage_text, "give -w or --max-width-s, not both");
 	if (o->width_s > 0 && (o->loss || o->bench))

@@ -99,10 +99,7 @@ parse_options(int argc, char **argv, struct options *opt)
 			cli_usage_error(usage_text, "unknown option");
 		}
 	}
-	if (argc - optind > 1)
-		cli_usage_error(usage_text, "one input at most (got %d)",
-		    argc - optind);
-	opt->input = optind < argc ? argv[optind] : "-";
+	opt->input = cli_input(argc, argv, usage_text);
 }
 
 static int

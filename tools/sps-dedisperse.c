@@ -196,9 +196,7 @@ parse_options(struct options *o, int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (argc - optind > 1)
-		cli_usage_error(usage_text, "one input file at most");
-	o->input = optind < argc ? argv[optind] : "-";
+	o->input = cli_input(argc, argv, usage_text);
 	if (o->single + o->range + (o->plan_file != NULL) != 1)
 		cli_usage_error(usage_text, "give exactly one of -d DM, --dm LO "
 		    "HI and --plan FILE");

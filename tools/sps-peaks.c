@@ -200,9 +200,7 @@ parse_options(struct options *o, int argc, char **argv)
 			parse_long(o, ch);
 		}
 	}
-	if (argc - optind > 1)
-		cli_usage_error(usage_text, "one input file at most");
-	o->input = optind < argc ? argv[optind] : "-";
+	o->input = cli_input(argc, argv, usage_text);
 	if (o->per_dm != NULL) {
 		if (o->output != NULL)
 			cli_usage_error(usage_text, "give -o FILE or --per-dm "
