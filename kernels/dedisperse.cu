@@ -1,68 +1,41 @@
-/* dedisperse.cu: direct dedispersion on the GPU (see lib/gpu.h); the CPU
- * reference is lib/dedisperse.c. */
+/* dedisperse.cu: dedispersion on the GPU (see lib/gpu.h): unpacking,
+ * scrunching, the direct and sub-band kernels, and the queue of blocks
+ * on three streams; the trees are in tree.cu.  The CPU reference is
+ * lib/dedisperse.c (and lib/subband.c). */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include "gpu_plan.h"
 extern "C" {
 #include "dmdelay.h"
 }
 
 #define TILE		32	/* unpack tile: samples x channels */
-#define U8_SAMPLES	16	/* samples per thread, 8-bit kernel */
 #define F32_SAMPLES	8	/* samples per thread, float kernel */
-#define TRIALS_PER_BLOCK 8	/* blockDim.y of the dedispersion kernels */
+#define F32_TRIALS	8	/* blockDim.y of the float kernel */
 #define LANE_CHANNELS	256	/* 16-bit lanes widen after this many */
-#define ROW_PAD		64	/* bytes past a row's samples, for over-reads */
+#define NCOPIES		16	/* shifted copies of the 8-bit rows */
 
-struct sps_gpu_dedisp {
-	int	 dev;
-	int	 nchans, nifs, nbits, is_signed, nlive, ndms, nlevels;
-	size_t	 spectrum_bytes, nin, nout;
-	int	 u8_rows;	/* level 0 as bytes (SIMD path) or floats */
-	size_t	 stride0;	/* elements per level-0 row */
-	int	*scrunch;	/* host copy */
-	size_t	*offsets;	/* host: trial output offsets for nout */
-	size_t	*d_offsets;	/* the same on the device */
-	unsigned char *d_raw;
-	int	*d_live;
-	int	*d_shifts;	/* ndms x nlive */
-	unsigned char *d_u8;	/* level 0, u8 rows */
-	float	**d_level;	/* levels 0 (float rows) or 1.. */
-	size_t	*stride;	/* elements per row of each level */
-	float	*d_out;
-	size_t	 out_floats;
-	size_t	 bytes;
-	cudaEvent_t start, stop;
-	/* sub-band algorithm (nsub > 0) */
-	int	 nsub, ngroups;
-	int	*group_start;	/* host */
-	size_t	*span;		/* host */
-	int	*d_step1, *d_step2, *d_band_first;
-	float	*d_x;		/* one group's band series */
-};
-
-static enum sps_err
-cuda_fail(cudaError_t code, const char *what)
+enum sps_err
+gpu_cuda_fail(cudaError_t code, const char *what)
 {
 	return sps_fail(SPS_EIO, "CUDA %s: %s", what, cudaGetErrorString(code));
 }
 
-#define CHECK(call) do {						\
-	cudaError_t code_ = (call);					\
-	if (code_ != cudaSuccess)					\
-		return cuda_fail(code_, #call);				\
-} while (0)
+int
+gpu_log2(int f)
+{
+	int k = 0;
 
-#define CHECK_LAUNCH(name) do {						\
-	cudaError_t code_ = cudaGetLastError();				\
-	if (code_ != cudaSuccess)					\
-		return cuda_fail(code_, "launch of " name);		\
-} while (0)
+	while ((1 << k) < f)
+		k++;
+	return k;
+}
 
 /* Value of (sample t, IF i, channel c) in SIGPROC packing. */
 __device__ static float
@@ -138,138 +111,253 @@ scrunch_rows(const T *in, size_t in_stride, float *out, size_t out_stride,
 		    (float)in[(size_t)c * in_stride + 2 * j + 1];
 }
 
-/* Lanes (s0, s2) and (s1, s3) of four packed bytes, zero-extended to
- * 16 bits each. */
-__device__ static void
-add_lanes(unsigned x, unsigned &even, unsigned &odd)
+/* Copies 1 .. NCOPIES - 1 of the byte rows: copy r starts r bytes later,
+ * so that the 8-bit kernel loads aligned 16-byte vectors at any shift. */
+__global__ static void
+shift_copies(unsigned *words, size_t copy_words)
 {
-	even += __byte_perm(x, 0, 0x4240);
-	odd += __byte_perm(x, 0, 0x4341);
-}
+	size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int r;
 
-__device__ static void
-widen(unsigned *lanes, unsigned *sums)
-{
-	int w;
+	if (w >= copy_words)
+		return;
+	for (r = 1; r < NCOPIES; r++) {
+		size_t a = w + r / 4, b = a + 1;
 
-	for (w = 0; w < U8_SAMPLES / 4; w++) {
-		sums[4 * w] += lanes[2 * w] & 0xffff;
-		sums[4 * w + 2] += lanes[2 * w] >> 16;
-		sums[4 * w + 1] += lanes[2 * w + 1] & 0xffff;
-		sums[4 * w + 3] += lanes[2 * w + 1] >> 16;
-		lanes[2 * w] = lanes[2 * w + 1] = 0;
+		words[r * copy_words + w] = __funnelshift_r(
+		    a < copy_words ? words[a] : 0,
+		    b < copy_words ? words[b] : 0, 8 * (r % 4));
 	}
 }
 
-#define CHANNEL_STEP	4	/* channels whose loads are in flight together */
-
-/* The U8_SAMPLES bytes of a row from byte `at` on, as aligned words
- * shifted into place. */
-__device__ static void
-load_bytes(const unsigned char *rows, size_t at, unsigned *x)
+/* The even and odd bytes of x as two 16-bit lanes each. */
+__device__ static unsigned
+even_bytes(unsigned x)
 {
-	const unsigned *word = (const unsigned *)(rows + (at & ~(size_t)3));
-	unsigned w[U8_SAMPLES / 4 + 1], r = (unsigned)(at & 3) * 8;
-	int i;
-
-#pragma unroll
-	for (i = 0; i <= U8_SAMPLES / 4; i++)
-		w[i] = __ldg(word + i);
-#pragma unroll
-	for (i = 0; i < U8_SAMPLES / 4; i++)
-		x[i] = __funnelshift_r(w[i], w[i + 1], r);
+	return __byte_perm(x, 0, 0x4240);
 }
 
-/* 8-bit rows: each thread sums U8_SAMPLES consecutive samples of one
- * trial, four per 32-bit word, two per 16-bit lane.  The block's shifts
- * for LANE_CHANNELS channels at a time wait in shared memory, and the
- * loads of CHANNEL_STEP channels are issued before their sums. */
-__global__ static void
-dedisperse_u8(const unsigned char *rows, size_t stride, const int *shifts,
-    int nlive, int d0, int d1, size_t n, float *out, const size_t *offsets)
+__device__ static unsigned
+odd_bytes(unsigned x)
 {
-	__shared__ int sh[TRIALS_PER_BLOCK][LANE_CHANNELS];
-	unsigned lanes[U8_SAMPLES / 2], sums[U8_SAMPLES];
-	size_t t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) *
-	    U8_SAMPLES;
-	int d = d0 + blockIdx.y * blockDim.y + threadIdx.y, c0, c, i, k;
-	int active = d < d1 && t < n;
+	return __byte_perm(x, 0, 0x4341);
+}
+
+/* Lanes of the four words of v added to the accumulators of two pairs of
+ * 16-bit lanes per word (even and odd bytes). */
+__device__ static void
+add_vec(uint4 a, uint4 b, unsigned *even, unsigned *odd)
+{
+	even[0] += even_bytes(a.x) + even_bytes(b.x);
+	odd[0] += odd_bytes(a.x) + odd_bytes(b.x);
+	even[1] += even_bytes(a.y) + even_bytes(b.y);
+	odd[1] += odd_bytes(a.y) + odd_bytes(b.y);
+	even[2] += even_bytes(a.z) + even_bytes(b.z);
+	odd[2] += odd_bytes(a.z) + odd_bytes(b.z);
+	even[3] += even_bytes(a.w) + even_bytes(b.w);
+	odd[3] += odd_bytes(a.w) + odd_bytes(b.w);
+}
+
+/* 8-bit rows: lane k of a warp sums 16-byte vectors k, k + 32, ... (V of
+ * them) of one trial, so that each load of the warp is 512 contiguous
+ * bytes, 16-byte aligned thanks to the shifted copies; the even and odd
+ * bytes of each word add as two 16-bit lanes, widened into 32-bit sums
+ * every LANE_CHANNELS channels.  The byte offset of each channel at the
+ * trial's shift (copy and row included; 32-bit, so that an address costs
+ * one 64-bit add) waits in shared memory, four channels to a 128-bit
+ * read. */
+template <int V, int T, int CH, int MINB>
+__global__ static void __launch_bounds__(32 * T, MINB)
+dedisperse_u8(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
+    const int *shifts, int nlive, int d0, int d1, size_t n, float *out,
+    struct out_layout o)
+{
+	__shared__ __align__(16) unsigned at[T][LANE_CHANNELS];
+	unsigned even[4 * V], odd[4 * V], sums[16 * V];
+	int lane = threadIdx.x, ty = threadIdx.y, c0, c, i, k;
+	int d = d0 + blockIdx.x * T + ty;
+	size_t v0 = (size_t)blockIdx.y * 32 * V + lane;
+	const char *base = (const char *)(vecs + v0);
 
 #pragma unroll
-	for (i = 0; i < U8_SAMPLES / 2; i++)
-		lanes[i] = 0;
+	for (i = 0; i < 4 * V; i++)
+		even[i] = odd[i] = 0;
 #pragma unroll
-	for (i = 0; i < U8_SAMPLES; i++)
+	for (i = 0; i < 16 * V; i++)
 		sums[i] = 0;
 	for (c0 = 0; c0 < nlive; c0 += LANE_CHANNELS) {
-		int nc = nlive - c0 < LANE_CHANNELS ? nlive - c0 :
-		    LANE_CHANNELS;
+		int nc = min(LANE_CHANNELS, nlive - c0);
 
 		__syncthreads();
-		for (k = threadIdx.x; k < nc; k += blockDim.x)
-			sh[threadIdx.y][k] = d < d1 ? shifts[(size_t)d * nlive +
-			    c0 + k] : 0;
+		for (k = lane; k < nc; k += 32) {
+			int s = d < d1 ? shifts[(size_t)d * nlive + c0 + k] : 0;
+
+			at[ty][k] = (unsigned)(16 * ((size_t)(s % NCOPIES) *
+			    copy_vecs + (size_t)(c0 + k) * row_vecs +
+			    (size_t)(s / NCOPIES)));
+		}
 		__syncthreads();
-		if (!active)
+		if (d >= d1)
 			continue;
-		for (c = 0; c + CHANNEL_STEP <= nc; c += CHANNEL_STEP) {
-			unsigned x[CHANNEL_STEP][U8_SAMPLES / 4];
+		for (c = 0; c + CH <= nc; c += CH) {
+			unsigned a[CH];
+			uint4 x[CH][V];
 
 #pragma unroll
-			for (k = 0; k < CHANNEL_STEP; k++)
-				load_bytes(rows, (size_t)(c0 + c + k) * stride +
-				    t + sh[threadIdx.y][c + k], x[k]);
-#pragma unroll
-			for (k = 0; k < CHANNEL_STEP; k++)
-#pragma unroll
-				for (i = 0; i < U8_SAMPLES / 4; i++)
-					add_lanes(x[k][i], lanes[2 * i],
-					    lanes[2 * i + 1]);
-		}
-		for (; c < nc; c++) {
-			unsigned x[U8_SAMPLES / 4];
+			for (k = 0; k < CH; k += 4) {
+				uint4 a4 = *(const uint4 *)&at[ty][c + k];
 
-			load_bytes(rows, (size_t)(c0 + c) * stride + t +
-			    sh[threadIdx.y][c], x);
+				a[k] = a4.x;
+				a[k + 1] = a4.y;
+				a[k + 2] = a4.z;
+				a[k + 3] = a4.w;
+			}
 #pragma unroll
-			for (i = 0; i < U8_SAMPLES / 4; i++)
-				add_lanes(x[i], lanes[2 * i], lanes[2 * i + 1]);
+			for (k = 0; k < CH; k++)
+#pragma unroll
+				for (i = 0; i < V; i++)
+					x[k][i] = __ldg((const uint4 *)(base +
+					    a[k]) + 32 * i);
+#pragma unroll
+			for (k = 0; k < CH; k += 2)
+#pragma unroll
+				for (i = 0; i < V; i++)
+					add_vec(x[k][i], x[k + 1][i],
+					    even + 4 * i, odd + 4 * i);
 		}
-		widen(lanes, sums);
+		for (; c < nc; c++)
+#pragma unroll
+			for (i = 0; i < V; i++)
+				add_vec(__ldg((const uint4 *)(base + at[ty][c]) +
+				    32 * i), make_uint4(0, 0, 0, 0),
+				    even + 4 * i, odd + 4 * i);
+#pragma unroll
+		for (i = 0; i < 4 * V; i++) {
+			sums[4 * i] += even[i] & 0xffff;
+			sums[4 * i + 1] += odd[i] & 0xffff;
+			sums[4 * i + 2] += even[i] >> 16;
+			sums[4 * i + 3] += odd[i] >> 16;
+			even[i] = odd[i] = 0;
+		}
 	}
-	for (i = 0; active && i < U8_SAMPLES && t + i < n; i++)
-		out[offsets[d] + t + i] = (float)sums[i];
+	if (d >= d1)
+		return;
+#pragma unroll
+	for (i = 0; i < V; i++)
+#pragma unroll
+		for (k = 0; k < 16; k++) {
+			size_t t = 16 * (v0 + 32 * i) + k;
+
+			if (t < n)
+				out[out_index(o, d, 1, t)] =
+				    (float)sums[16 * i + k];
+		}
 }
 
 /* Float rows: thread x of a warp sums samples x, x + 32, ... so that each
- * load of the warp is one contiguous run. */
-__global__ static void
-dedisperse_f32(const float *rows, size_t stride, const int *shifts,
-    int nlive, int d0, int d1, size_t n, float *out, const size_t *offsets)
+ * load of the warp is one contiguous run.  Row c of trial d is
+ * rowmap[d * nc + c], or c; the offset of each row at its shift waits in
+ * shared memory.  Rows are padded, so loads need no bounds. */
+__global__ static void __launch_bounds__(32 * F32_TRIALS)
+gather_sum_f32(const float *rows, size_t stride, const int *rowmap,
+    const int *shifts, int nc, int d0, int d1, int f, size_t n, float *out,
+    struct out_layout o)
 {
-	size_t t = (size_t)blockIdx.x * blockDim.x * F32_SAMPLES +
-	    threadIdx.x;
-	int d = d0 + blockIdx.y * blockDim.y + threadIdx.y, c, i;
+	__shared__ size_t at[F32_TRIALS][LANE_CHANNELS];
+	size_t t = (size_t)blockIdx.y * 32 * F32_SAMPLES + threadIdx.x;
+	int ty = threadIdx.y, d = d0 + blockIdx.x * F32_TRIALS + ty;
+	const float *base = rows + t;
 	float acc[F32_SAMPLES];
+	int c0, c, i, k;
 
+#pragma unroll
+	for (i = 0; i < F32_SAMPLES; i++)
+		acc[i] = 0;
+	for (c0 = 0; c0 < nc; c0 += LANE_CHANNELS) {
+		int m = min(LANE_CHANNELS, nc - c0);
+
+		__syncthreads();
+		for (k = threadIdx.x; d < d1 && k < m; k += 32) {
+			size_t dc = (size_t)d * nc + c0 + k;
+			size_t row = rowmap != NULL ? (size_t)rowmap[dc] :
+			    (size_t)(c0 + k);
+
+			at[ty][k] = row * stride + (size_t)shifts[dc];
+		}
+		__syncthreads();
+		if (d >= d1)
+			continue;
+		for (c = 0; c + 4 <= m; c += 4) {
+			const float *r0 = base + at[ty][c];
+			const float *r1 = base + at[ty][c + 1];
+			const float *r2 = base + at[ty][c + 2];
+			const float *r3 = base + at[ty][c + 3];
+			float x0[F32_SAMPLES], x1[F32_SAMPLES];
+			float x2[F32_SAMPLES], x3[F32_SAMPLES];
+
+#pragma unroll
+			for (i = 0; i < F32_SAMPLES; i++) {
+				x0[i] = __ldg(r0 + 32 * i);
+				x1[i] = __ldg(r1 + 32 * i);
+				x2[i] = __ldg(r2 + 32 * i);
+				x3[i] = __ldg(r3 + 32 * i);
+			}
+#pragma unroll
+			for (i = 0; i < F32_SAMPLES; i++)
+				acc[i] = acc[i] + x0[i] + x1[i] + x2[i] + x3[i];
+		}
+		for (; c < m; c++)
+#pragma unroll
+			for (i = 0; i < F32_SAMPLES; i++)
+				acc[i] += __ldg(base + at[ty][c] + 32 * i);
+	}
 	if (d >= d1)
 		return;
 #pragma unroll
 	for (i = 0; i < F32_SAMPLES; i++)
-		acc[i] = 0;
-	for (c = 0; c < nlive; c++) {
-		const float *row = rows + (size_t)c * stride + t +
-		    shifts[(size_t)d * nlive + c];
+		if (t + 32 * (size_t)i < n)
+			out[out_index(o, d, f, t + 32 * (size_t)i)] = acc[i];
+}
 
-#pragma unroll
-		for (i = 0; i < F32_SAMPLES; i++)
-			if (t + (size_t)i * blockDim.x < n)
-				acc[i] += __ldg(row + (size_t)i * blockDim.x);
+/* Sub-band step 1 on 8-bit rows: warp w of a block sums, for its band,
+ * 512 samples as the direct 8-bit kernel does (16-byte vectors from the
+ * shifted copies, 16-bit lanes widened every LANE_CHANNELS channels);
+ * integer sums, so equal to the float sums of subband.c wherever those
+ * are exact. */
+__global__ static void __launch_bounds__(256)
+subband_step1_u8(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
+    const int *step1, const int *band_first, size_t len, float *x)
+{
+	unsigned even[4], odd[4], sums[16];
+	int b = blockIdx.y, lane = threadIdx.x % 32, c, c1, i, k;
+	size_t v0 = ((size_t)blockIdx.x * 8 + threadIdx.x / 32) * 32 + lane;
+
+	if (16 * (v0 - lane) >= len)	/* the warp's reads stay in ROW_PAD */
+		return;
+	for (i = 0; i < 4; i++)
+		even[i] = odd[i] = 0;
+	for (i = 0; i < 16; i++)
+		sums[i] = 0;
+	for (c = band_first[b]; c < band_first[b + 1]; c = c1) {
+		c1 = min(c + LANE_CHANNELS, band_first[b + 1]);
+		for (; c < c1; c++) {
+			int sh = __ldg(step1 + c);
+			uint4 v = __ldg(vecs + (size_t)(sh % NCOPIES) * copy_vecs +
+			    (size_t)c * row_vecs + (size_t)(sh / NCOPIES) + v0);
+
+			add_vec(v, make_uint4(0, 0, 0, 0), even, odd);
+		}
+		for (i = 0; i < 4; i++) {
+			sums[4 * i] += even[i] & 0xffff;
+			sums[4 * i + 1] += odd[i] & 0xffff;
+			sums[4 * i + 2] += even[i] >> 16;
+			sums[4 * i + 3] += odd[i] >> 16;
+			even[i] = odd[i] = 0;
+		}
 	}
-#pragma unroll
-	for (i = 0; i < F32_SAMPLES; i++)
-		if (t + (size_t)i * blockDim.x < n)
-			out[offsets[d] + t + (size_t)i * blockDim.x] = acc[i];
+	for (k = 0; k < 16; k++)
+		if (16 * v0 + k < len)
+			x[(size_t)b * len + 16 * v0 + k] = (float)sums[k];
 }
 
 /* Sub-band step 1: each band's channels summed at the group's nominal
@@ -288,16 +376,6 @@ subband_step1(const T *rows, size_t stride, const int *step1,
 	for (c = band_first[b]; c < band_first[b + 1]; c++)
 		acc += (float)rows[(size_t)c * stride + t + step1[c]];
 	x[(size_t)b * len + t] = acc;
-}
-
-static int
-log2_of(int f)
-{
-	int k = 0;
-
-	while ((1 << k) < f)
-		k++;
-	return k;
 }
 
 static enum sps_err
@@ -330,6 +408,7 @@ make_shifts(const struct sps_gpu_dedisp *p, const struct sps_header *h,
 
 	if (s == NULL)
 		return NULL;
+#pragma omp parallel for private(c) schedule(static)
 	for (d = 0; d < p->ndms; d++)
 		for (c = 0; c < p->nlive; c++)
 			s[(size_t)d * p->nlive + c] = (int)sps_dm_delay_samples(
@@ -337,8 +416,48 @@ make_shifts(const struct sps_gpu_dedisp *p, const struct sps_header *h,
 	return s;
 }
 
+typedef void (*u8_kernel)(const uint4 *, size_t, size_t, const int *, int,
+    int, int, size_t, float *, struct out_layout);
+
+/* The 8-bit kernel's tile shapes: 16-byte vectors (16 samples) per
+ * thread, trials per block, channels whose loads are in flight together,
+ * blocks per multiprocessor asked of the compiler.  Rates: Novotny's 4096
+ * channels, 3050 trials, on an H100.  Entry 0 unless the run has fewer
+ * trials than a block of it holds; SPS_GPU_TILE=i (gpu.h) forces entry
+ * i. */
+static const struct u8_tile {
+	int		vecs, trials, chans, minb;
+	u8_kernel	kernel;
+} u8_tiles[] = {
+	{ 1, 32, 8, 1, dedisperse_u8<1, 32, 8, 1> },	/* 15.2 T/s */
+	{ 1, 8, 4, 1, dedisperse_u8<1, 8, 4, 1> },	/* for few trials */
+	{ 1, 32, 4, 1, dedisperse_u8<1, 32, 4, 1> },	/* 14.9 */
+	{ 1, 16, 8, 2, dedisperse_u8<1, 16, 8, 2> },	/* 12.6 */
+	{ 1, 16, 4, 1, dedisperse_u8<1, 16, 4, 1> },	/* 10.8 */
+	{ 2, 8, 4, 1, dedisperse_u8<2, 8, 4, 1> },	/* 11.3 */
+};
+#define NTILES (int)(sizeof(u8_tiles) / sizeof(u8_tiles[0]))
+
 static enum sps_err
-device_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
+choose_tile(struct sps_gpu_dedisp *p)
+{
+	const char *env = getenv("SPS_GPU_TILE");
+	char *end;
+	long i;
+
+	p->tile = p->ndms < u8_tiles[0].trials ? 1 : 0;
+	if (env == NULL || *env == '\0')
+		return SPS_OK;
+	i = strtol(env, &end, 10);
+	if (*end != '\0' || i < 0 || i >= NTILES)
+		return sps_fail(SPS_EUSAGE, "SPS_GPU_TILE=%s: not a tile number "
+		    "0 to %d", env, NTILES - 1);
+	p->tile = (int)i;
+	return SPS_OK;
+}
+
+enum sps_err
+gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
     const char *what)
 {
 	cudaError_t code = cudaMalloc(ptr, bytes);
@@ -346,6 +465,7 @@ device_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
 	if (code != cudaSuccess) {
 		size_t free_b = 0, total = 0;
 
+		cudaGetLastError();
 		cudaMemGetInfo(&free_b, &total);
 		return sps_fail(SPS_EIO, "out of GPU memory for %s (%zu MB; "
 		    "%zu MB free of %zu MB): try a smaller --block", what,
@@ -359,6 +479,7 @@ static enum sps_err
 alloc_levels(struct sps_gpu_dedisp *p)
 {
 	enum sps_err e;
+	size_t bytes;
 	int k;
 
 	p->d_level = (float **)calloc((size_t)p->nlevels, sizeof(float *));
@@ -366,21 +487,30 @@ alloc_levels(struct sps_gpu_dedisp *p)
 	if (p->d_level == NULL || p->stride == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	for (k = 0; k < p->nlevels; k++) {
-		p->stride[k] = ((p->nin >> k) + ROW_PAD + 3) & ~(size_t)3;
+		p->stride[k] = ((p->nin >> k) + ROW_PAD + 15) & ~(size_t)15;
 		if (k == 0 && p->u8_rows) {
-			if ((e = device_alloc(p, (void **)&p->d_u8, p->nlive *
-			    p->stride[0], "8-bit rows")) != SPS_OK)
+			p->copy_words = p->nlive * p->stride[0] / 4;
+			bytes = (NCOPIES * p->copy_words + 4) * sizeof(unsigned);
+			if ((e = gpu_alloc(p, (void **)&p->d_u8, bytes,
+			    "8-bit rows")) != SPS_OK)
 				return e;
-			CHECK(cudaMemset(p->d_u8, 0, p->nlive * p->stride[0]));
+			CHECK(cudaMemset(p->d_u8, 0, bytes));
 			continue;
 		}
-		if ((e = device_alloc(p, (void **)&p->d_level[k], p->nlive *
-		    p->stride[k] * sizeof(float), "rows")) != SPS_OK)
+		bytes = p->nlive * p->stride[k] * sizeof(float);
+		if ((e = gpu_alloc(p, (void **)&p->d_level[k], bytes,
+		    "rows")) != SPS_OK)
 			return e;
-		CHECK(cudaMemset(p->d_level[k], 0, p->nlive * p->stride[k] *
-		    sizeof(float)));
+		CHECK(cudaMemset(p->d_level[k], 0, bytes));
 	}
 	return SPS_OK;
+}
+
+const void *
+gpu_level_rows(const struct sps_gpu_dedisp *p, int k, int *is_u8)
+{
+	*is_u8 = k == 0 && p->u8_rows;
+	return *is_u8 ? (const void *)p->d_u8 : (const void *)p->d_level[k];
 }
 
 static enum sps_err
@@ -388,9 +518,9 @@ upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts)
 {
 	enum sps_err e;
 
-	if ((e = device_alloc(p, (void **)&p->d_live, p->nlive * sizeof(int),
+	if ((e = gpu_alloc(p, (void **)&p->d_live, p->nlive * sizeof(int),
 	    "channel list")) != SPS_OK ||
-	    (e = device_alloc(p, (void **)&p->d_shifts, (size_t)p->ndms *
+	    (e = gpu_alloc(p, (void **)&p->d_shifts, (size_t)p->ndms *
 	    p->nlive * sizeof(int), "shift table")) != SPS_OK)
 		return e;
 	CHECK(cudaMemcpy(p->d_live, live, p->nlive * sizeof(int),
@@ -410,9 +540,7 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 	int d, fmax_s = 1;
 
 	p->scrunch = (int *)malloc(p->ndms * sizeof(int));
-	p->offsets = (size_t *)malloc((p->ndms + 1) * sizeof(size_t));
-	if (live == NULL || freq == NULL || p->scrunch == NULL ||
-	    p->offsets == NULL) {
+	if (live == NULL || freq == NULL || p->scrunch == NULL) {
 		free(live);
 		free(freq);
 		return sps_fail(SPS_ENOMEM, "out of memory");
@@ -421,7 +549,7 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		p->scrunch[d] = scrunch != NULL ? scrunch[d] : 1;
 		fmax_s = p->scrunch[d] > fmax_s ? p->scrunch[d] : fmax_s;
 	}
-	p->nlevels = log2_of(fmax_s) + 1;
+	p->nlevels = gpu_log2(fmax_s) + 1;
 	e = plan_channels(p, h, kill, live, freq, &fref);
 	if (e == SPS_OK && (shifts = make_shifts(p, h, dms, freq, fref)) ==
 	    NULL)
@@ -432,6 +560,49 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 	free(freq);
 	free(shifts);
 	return e;
+}
+
+static enum sps_err
+alloc_slots(struct sps_gpu_dedisp *p)
+{
+	enum sps_err e;
+	int i, d;
+
+	for (d = 0; d < p->ndms; d++)
+		p->slot[0].out_floats += p->nout / p->scrunch[d];
+	for (i = 0; i < 2; i++) {
+		struct gpu_slot *s = &p->slot[i];
+
+		s->out_floats = p->slot[0].out_floats;
+		if ((e = gpu_alloc(p, (void **)&s->d_raw, p->nin *
+		    p->spectrum_bytes + 1, "input block")) != SPS_OK ||
+		    (e = gpu_alloc(p, (void **)&s->d_out, (s->out_floats + 1) *
+		    sizeof(float), "output")) != SPS_OK ||
+		    (e = gpu_alloc(p, (void **)&s->d_offsets, 2 * (p->ndms + 1) *
+		    sizeof(size_t), "trial offsets")) != SPS_OK)
+			return e;
+		CHECK(cudaMallocHost((void **)&s->h_offsets, 2 * (p->ndms + 1) *
+		    sizeof(size_t)));
+		s->layout.full = s->d_offsets;
+		s->layout.last = s->d_offsets + p->ndms + 1;
+		CHECK(cudaEventCreate(&s->uploaded));
+		CHECK(cudaEventCreate(&s->k_start));
+		CHECK(cudaEventCreate(&s->k_stop));
+		CHECK(cudaEventCreate(&s->downloaded));
+	}
+	return SPS_OK;
+}
+
+/* The 8-bit kernel addresses its copies with 32-bit byte offsets;
+ * beyond that the float kernel runs instead. */
+extern "C" size_t
+sps_gpu_dedisp_packed_limit(const struct sps_header *h)
+{
+	size_t per = (size_t)h->nchans * NCOPIES;
+
+	if (h->nbits > 8 || h->nifs != 1 || (h->nbits == 8 && h->sign < 0))
+		return SIZE_MAX;
+	return (size_t)UINT32_MAX / per - ROW_PAD - 16;
 }
 
 extern "C" enum sps_err
@@ -455,27 +626,41 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	p->nin = nin;
 	p->nout = nout;
 	p->spectrum_bytes = sps_spectrum_bytes(h);
-	p->u8_rows = h->nbits <= 8 && h->nifs == 1 && !p->is_signed;
+	p->u8_rows = h->nbits <= 8 && h->nifs == 1 && !p->is_signed &&
+	    h->nchans > 0 && nin <= sps_gpu_dedisp_packed_limit(h);
 	if (sps_spectrum_values(h) * h->nbits % 8 != 0)
 		return sps_fail(SPS_EUSAGE, "the GPU path needs spectra of "
 		    "whole bytes (%zu values of %d bits)",
 		    sps_spectrum_values(h), h->nbits);
+	if ((e = choose_tile(p)) != SPS_OK)
+		return e;
 	CHECK(cudaSetDevice(dev));
-	CHECK(cudaEventCreate(&p->start));
-	CHECK(cudaEventCreate(&p->stop));
+	CHECK(cudaStreamCreateWithFlags(&p->s_in, cudaStreamNonBlocking));
+	CHECK(cudaStreamCreateWithFlags(&p->s_run, cudaStreamNonBlocking));
+	CHECK(cudaStreamCreateWithFlags(&p->s_out, cudaStreamNonBlocking));
 	if ((e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
-	    (e = device_alloc(p, (void **)&p->d_raw, nin * p->spectrum_bytes,
-	    "input block")) != SPS_OK ||
 	    (e = alloc_levels(p)) != SPS_OK)
 		return e;
-	p->out_floats = 0;
-	for (int d = 0; d < ndms; d++)
-		p->out_floats += nout / p->scrunch[d];
-	if ((e = device_alloc(p, (void **)&p->d_offsets, (ndms + 1) *
-	    sizeof(size_t), "trial offsets")) != SPS_OK)
+	return alloc_slots(p);
+}
+
+/* The tree algorithms read copy 0 of the byte rows only. */
+static enum sps_err
+drop_copies(struct sps_gpu_dedisp *p)
+{
+	size_t bytes = (p->copy_words + 4) * sizeof(unsigned);
+	enum sps_err e;
+
+	if (p->d_u8 == NULL)
+		return SPS_OK;
+	CHECK(cudaFree(p->d_u8));
+	p->d_u8 = NULL;
+	p->bytes -= (NCOPIES * p->copy_words + 4) * sizeof(unsigned);
+	if ((e = gpu_alloc(p, (void **)&p->d_u8, bytes, "8-bit rows")) !=
+	    SPS_OK)
 		return e;
-	return device_alloc(p, (void **)&p->d_out, (p->out_floats + 1) *
-	    sizeof(float), "output");
+	CHECK(cudaMemset(p->d_u8, 0, bytes));
+	return SPS_OK;
 }
 
 extern "C" enum sps_err
@@ -485,6 +670,8 @@ sps_gpu_dedisp_subband(struct sps_gpu_dedisp *p,
 	size_t most = 0;
 	enum sps_err e;
 	int g;
+
+	CHECK(cudaSetDevice(p->dev));
 
 	p->nsub = t->nsub;
 	p->ngroups = t->ngroups;
@@ -500,13 +687,13 @@ sps_gpu_dedisp_subband(struct sps_gpu_dedisp *p,
 
 		most = len > most ? len : most;
 	}
-	if ((e = device_alloc(p, (void **)&p->d_step1, (size_t)t->ngroups *
+	if ((e = gpu_alloc(p, (void **)&p->d_step1, (size_t)t->ngroups *
 	    t->nlive * sizeof(int), "step-1 shifts")) != SPS_OK ||
-	    (e = device_alloc(p, (void **)&p->d_step2, (size_t)t->ndms *
+	    (e = gpu_alloc(p, (void **)&p->d_step2, (size_t)t->ndms *
 	    t->nsub * sizeof(int), "step-2 shifts")) != SPS_OK ||
-	    (e = device_alloc(p, (void **)&p->d_band_first, (t->nsub + 1) *
+	    (e = gpu_alloc(p, (void **)&p->d_band_first, (t->nsub + 1) *
 	    sizeof(int), "bands")) != SPS_OK ||
-	    (e = device_alloc(p, (void **)&p->d_x, most * t->nsub *
+	    (e = gpu_alloc(p, (void **)&p->d_x, most * t->nsub *
 	    sizeof(float), "band series")) != SPS_OK)
 		return e;
 	CHECK(cudaMemcpy(p->d_step1, t->step1, (size_t)t->ngroups * t->nlive *
@@ -518,38 +705,262 @@ sps_gpu_dedisp_subband(struct sps_gpu_dedisp *p,
 	return SPS_OK;
 }
 
+extern "C" enum sps_err
+sps_gpu_dedisp_tree(struct sps_gpu_dedisp *p, const struct sps_tree_tables *t)
+{
+	enum sps_err e;
+
+	CHECK(cudaSetDevice(p->dev));
+	if ((e = drop_copies(p)) != SPS_OK)
+		return e;
+	return gpu_tree_setup(p, t);
+}
+
+enum sps_err
+gpu_gather_sum(struct sps_gpu_dedisp *p, const float *rows, size_t stride,
+    const int *rowmap, const int *shifts, int nc, int d0, int d1, int f,
+    size_t n, float *out, const struct out_layout *o)
+{
+	dim3 b(32, F32_TRIALS), g((unsigned)((d1 - d0 + F32_TRIALS - 1) /
+	    F32_TRIALS), (unsigned)((n + 32 * F32_SAMPLES - 1) /
+	    (32 * F32_SAMPLES)));
+
+	/* the float kernel's loads run to 32 * F32_SAMPLES - 1 past n */
+	static_assert(32 * F32_SAMPLES <= ROW_PAD, "rows padded too little");
+
+	if (n == 0 || d1 <= d0)
+		return SPS_OK;
+	gather_sum_f32<<<g, b, 0, p->s_run>>>(rows, stride, rowmap, shifts, nc,
+	    d0, d1, f, n, out, *o);
+	CHECK_LAUNCH("gather_sum_f32");
+	return SPS_OK;
+}
+
 /* Each group: step 1 into the band series, step 2 by the float kernel
  * with the bands as its channels. */
 static enum sps_err
-run_subband(struct sps_gpu_dedisp *p, size_t nout, const size_t *d_offsets)
+run_subband(struct sps_gpu_dedisp *p, size_t nout, float *d_out,
+    const struct out_layout *o)
 {
-	int g;
+	enum sps_err e;
+	int g, is_u8;
 
 	for (g = 0; g < p->ngroups; g++) {
 		int d0 = p->group_start[g], d1 = p->group_start[g + 1];
-		int f = p->scrunch[d0], lev = log2_of(f);
+		int f = p->scrunch[d0], lev = gpu_log2(f);
 		size_t n = nout / f, len = n + p->span[g];
 		const int *s1 = p->d_step1 + (size_t)g * p->nlive;
+		const void *rows = gpu_level_rows(p, lev, &is_u8);
 		dim3 g1((unsigned)((len + 255) / 256), (unsigned)p->nsub);
-		dim3 b2(32, TRIALS_PER_BLOCK), g2((unsigned)((n +
-		    32 * F32_SAMPLES - 1) / (32 * F32_SAMPLES)),
-		    (unsigned)((d1 - d0 + TRIALS_PER_BLOCK - 1) /
-		    TRIALS_PER_BLOCK));
 
 		if (n == 0)
 			continue;
-		if (lev == 0 && p->u8_rows)
-			subband_step1<unsigned char><<<g1, 256>>>(p->d_u8,
-			    p->stride[0], s1, p->d_band_first, len, p->d_x);
-		else
-			subband_step1<float><<<g1, 256>>>(p->d_level[lev],
-			    p->stride[lev], s1, p->d_band_first, len, p->d_x);
+		if (is_u8) {
+			dim3 gv((unsigned)((len + 4095) / 4096),
+			    (unsigned)p->nsub);
+
+			subband_step1_u8<<<gv, 256, 0, p->s_run>>>(
+			    (const uint4 *)rows, p->copy_words / 4,
+			    p->stride[0] / 16, s1, p->d_band_first, len,
+			    p->d_x);
+		} else
+			subband_step1<float><<<g1, 256, 0, p->s_run>>>(
+			    (const float *)rows, p->stride[lev], s1,
+			    p->d_band_first, len, p->d_x);
 		CHECK_LAUNCH("subband_step1");
-		dedisperse_f32<<<g2, b2>>>(p->d_x, len, p->d_step2, p->nsub,
-		    d0, d1, n, p->d_out, d_offsets);
-		CHECK_LAUNCH("dedisperse_f32 (sub-band step 2)");
+		if ((e = gpu_gather_sum(p, p->d_x, len, NULL, p->d_step2,
+		    p->nsub, d0, d1, f, n, d_out, o)) != SPS_OK)
+			return e;
 	}
 	return SPS_OK;
+}
+
+static enum sps_err
+make_levels(struct sps_gpu_dedisp *p, const unsigned char *d_raw, size_t nin)
+{
+	dim3 tb(TILE, 8), tg((unsigned)((nin + TILE - 1) / TILE),
+	    (unsigned)((p->nlive + TILE - 1) / TILE));
+	int k;
+
+	if (p->u8_rows) {
+		unpack_rows<unsigned char><<<tg, tb, 0, p->s_run>>>(d_raw,
+		    p->spectrum_bytes, p->nbits, p->is_signed, p->nchans,
+		    p->nifs, p->d_live, p->nlive, nin,
+		    (unsigned char *)p->d_u8, p->stride[0]);
+		CHECK_LAUNCH("unpack_rows");
+		if (p->tree == NULL) {
+			shift_copies<<<(unsigned)((p->copy_words + 255) / 256),
+			    256, 0, p->s_run>>>(p->d_u8, p->copy_words);
+			CHECK_LAUNCH("shift_copies");
+		}
+	} else {
+		unpack_rows<float><<<tg, tb, 0, p->s_run>>>(d_raw,
+		    p->spectrum_bytes, p->nbits, p->is_signed, p->nchans,
+		    p->nifs, p->d_live, p->nlive, nin, p->d_level[0],
+		    p->stride[0]);
+		CHECK_LAUNCH("unpack_rows");
+	}
+	for (k = 1; k < p->nlevels; k++) {
+		size_t n = nin >> k;
+		dim3 sg((unsigned)((n + 255) / 256), (unsigned)p->nlive);
+
+		if (k == 1 && p->u8_rows)
+			scrunch_rows<unsigned char><<<sg, 256, 0, p->s_run>>>(
+			    (const unsigned char *)p->d_u8, p->stride[0],
+			    p->d_level[1], p->stride[1], n, p->nlive);
+		else
+			scrunch_rows<float><<<sg, 256, 0, p->s_run>>>(
+			    p->d_level[k - 1], p->stride[k - 1], p->d_level[k],
+			    p->stride[k], n, p->nlive);
+		CHECK_LAUNCH("scrunch_rows");
+	}
+	return SPS_OK;
+}
+
+static enum sps_err
+launch_u8(struct sps_gpu_dedisp *p, int d0, int d1, size_t n, float *d_out,
+    const struct out_layout *o)
+{
+	int v = u8_tiles[p->tile].vecs, t = u8_tiles[p->tile].trials;
+	dim3 b(32, t), g((unsigned)((d1 - d0 + t - 1) / t),
+	    (unsigned)((n + 512 * v - 1) / (512 * v)));
+
+	u8_tiles[p->tile].kernel<<<g, b, 0, p->s_run>>>((const uint4 *)p->d_u8,
+	    p->copy_words / 4, p->stride[0] / 16, p->d_shifts, p->nlive, d0,
+	    d1, n, d_out, *o);
+	CHECK_LAUNCH("dedisperse_u8");
+	return SPS_OK;
+}
+
+/* Runs of trials with one scrunch factor, each one launch. */
+static enum sps_err
+run_trials(struct sps_gpu_dedisp *p, size_t nout, float *d_out,
+    const struct out_layout *o)
+{
+	enum sps_err e = SPS_OK;
+	int d0 = 0, d1;
+
+	while (d0 < p->ndms && e == SPS_OK) {
+		int f = p->scrunch[d0], lev = gpu_log2(f);
+		size_t n = nout / f;
+
+		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)
+			;
+		if (n > 0 && lev == 0 && p->u8_rows)
+			e = launch_u8(p, d0, d1, n, d_out, o);
+		else if (n > 0)
+			e = gpu_gather_sum(p, p->d_level[lev], p->stride[lev],
+			    NULL, p->d_shifts, p->nlive, d0, d1, f, n, d_out, o);
+		d0 = d1;
+	}
+	return e;
+}
+
+static enum sps_err
+run_kernels(struct sps_gpu_dedisp *p, struct gpu_slot *s)
+{
+	enum sps_err e;
+
+	CHECK(cudaStreamWaitEvent(p->s_run, s->uploaded, 0));
+	CHECK(cudaMemcpyAsync(s->d_offsets, s->h_offsets, 2 * (p->ndms + 1) *
+	    sizeof(size_t), cudaMemcpyHostToDevice, p->s_run));
+	if ((e = make_levels(p, s->d_raw, s->nin)) != SPS_OK)
+		return e;
+	CHECK(cudaEventRecord(s->k_start, p->s_run));
+	if (p->tree != NULL)
+		e = gpu_tree_run(p, s->nin, s->nout, s->d_out, &s->layout);
+	else if (p->nsub > 0)
+		e = run_subband(p, s->nout, s->d_out, &s->layout);
+	else
+		e = run_trials(p, s->nout, s->d_out, &s->layout);
+	if (e != SPS_OK)
+		return e;
+	CHECK(cudaEventRecord(s->k_stop, p->s_run));
+	return SPS_OK;
+}
+
+/* Trial offsets of a sub-block of nout base samples, from `at` on;
+ * returns the floats it holds. */
+static size_t
+trial_offsets(const struct sps_gpu_dedisp *p, size_t nout, size_t *at)
+{
+	size_t total = 0;
+	int d;
+
+	for (d = 0; d <= p->ndms; d++) {
+		at[d] = total;
+		if (d < p->ndms)
+			total += nout / p->scrunch[d];
+	}
+	return total;
+}
+
+extern "C" enum sps_err
+sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
+    size_t nin, size_t nout, size_t block, float *out)
+{
+	struct gpu_slot *s = &p->slot[(p->head + p->queued) % 2];
+	enum sps_err e;
+
+	if (nin > p->nin || nout > p->nout)
+		return sps_fail(SPS_EUSAGE, "GPU gulp of %zu spectra exceeds "
+		    "the plan's %zu", nin, p->nin);
+	if (p->queued == 2)
+		return sps_fail(SPS_EUSAGE, "two GPU gulps already queued");
+	if (block == 0 || block % (1u << (p->nlevels - 1)) != 0)
+		return sps_fail(SPS_EUSAGE, "block of %zu samples is not a "
+		    "multiple of the largest scrunch factor", block);
+	s->layout.block = block;
+	s->layout.nfull = nout / block;
+	s->layout.block_floats = trial_offsets(p, block, s->h_offsets);
+	s->out_floats = s->layout.nfull * s->layout.block_floats +
+	    trial_offsets(p, nout % block, s->h_offsets + p->ndms + 1);
+	s->nin = nin;
+	s->nout = nout;
+	s->out = out;
+	CHECK(cudaSetDevice(p->dev));
+	CHECK(cudaMemcpyAsync(s->d_raw, raw, nin * p->spectrum_bytes,
+	    cudaMemcpyHostToDevice, p->s_in));
+	CHECK(cudaEventRecord(s->uploaded, p->s_in));
+	p->queued++;
+	if ((e = run_kernels(p, s)) != SPS_OK)
+		return e;
+	CHECK(cudaStreamWaitEvent(p->s_out, s->k_stop, 0));
+	CHECK(cudaMemcpyAsync(out, s->d_out, s->out_floats * sizeof(float),
+	    cudaMemcpyDeviceToHost, p->s_out));
+	CHECK(cudaEventRecord(s->downloaded, p->s_out));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_dedisp_wait(struct sps_gpu_dedisp *p, double *kernel_ms)
+{
+	struct gpu_slot *s = &p->slot[p->head];
+	float ms = 0;
+
+	if (p->queued == 0)
+		return sps_fail(SPS_EUSAGE, "no GPU block queued");
+	p->head = (p->head + 1) % 2;
+	p->queued--;
+	CHECK(cudaEventSynchronize(s->downloaded));
+	CHECK(cudaEventElapsedTime(&ms, s->k_start, s->k_stop));
+	if (kernel_ms != NULL)
+		*kernel_ms = ms;
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_dedisp_execute(struct sps_gpu_dedisp *p, const unsigned char *raw,
+    size_t nin, size_t nout, float *out, double *kernel_ms)
+{
+	size_t fmax = (size_t)1 << (p->nlevels - 1);
+	size_t block = (nout + fmax) / fmax * fmax;
+	enum sps_err e;
+
+	if ((e = sps_gpu_dedisp_submit(p, raw, nin, nout, block, out)) !=
+	    SPS_OK)
+		return e;
+	return sps_gpu_dedisp_wait(p, kernel_ms);
 }
 
 extern "C" size_t
@@ -558,113 +969,48 @@ sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *p)
 	return p->bytes;
 }
 
-static enum sps_err
-make_levels(struct sps_gpu_dedisp *p, size_t nin)
-{
-	dim3 tb(TILE, 8), tg((unsigned)((nin + TILE - 1) / TILE),
-	    (unsigned)((p->nlive + TILE - 1) / TILE));
-	int k;
-
-	if (p->u8_rows)
-		unpack_rows<unsigned char><<<tg, tb>>>(p->d_raw,
-		    p->spectrum_bytes, p->nbits, p->is_signed, p->nchans,
-		    p->nifs, p->d_live, p->nlive, nin, p->d_u8, p->stride[0]);
-	else
-		unpack_rows<float><<<tg, tb>>>(p->d_raw, p->spectrum_bytes,
-		    p->nbits, p->is_signed, p->nchans, p->nifs, p->d_live,
-		    p->nlive, nin, p->d_level[0], p->stride[0]);
-	CHECK_LAUNCH("unpack_rows");
-	for (k = 1; k < p->nlevels; k++) {
-		size_t n = nin >> k;
-		dim3 sg((unsigned)((n + 255) / 256), (unsigned)p->nlive);
-
-		if (k == 1 && p->u8_rows)
-			scrunch_rows<unsigned char><<<sg, 256>>>(p->d_u8,
-			    p->stride[0], p->d_level[1], p->stride[1], n,
-			    p->nlive);
-		else
-			scrunch_rows<float><<<sg, 256>>>(p->d_level[k - 1],
-			    p->stride[k - 1], p->d_level[k], p->stride[k], n,
-			    p->nlive);
-		CHECK_LAUNCH("scrunch_rows");
-	}
-	return SPS_OK;
-}
-
-/* Runs of trials with one scrunch factor, each one launch. */
-static enum sps_err
-run_trials(struct sps_gpu_dedisp *p, size_t nout, const size_t *d_offsets)
-{
-	int d0 = 0, d1;
-
-	while (d0 < p->ndms) {
-		int f = p->scrunch[d0], lev = log2_of(f);
-		size_t n = nout / f;
-
-		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)
-			;
-		if (n > 0 && lev == 0 && p->u8_rows) {
-			dim3 b(32, TRIALS_PER_BLOCK), g((unsigned)((n +
-			    32 * U8_SAMPLES - 1) / (32 * U8_SAMPLES)),
-			    (unsigned)((d1 - d0 + TRIALS_PER_BLOCK - 1) /
-			    TRIALS_PER_BLOCK));
-
-			dedisperse_u8<<<g, b>>>(p->d_u8, p->stride[0],
-			    p->d_shifts, p->nlive, d0, d1, n, p->d_out,
-			    d_offsets);
-			CHECK_LAUNCH("dedisperse_u8");
-		} else if (n > 0) {
-			dim3 b(32, TRIALS_PER_BLOCK), g((unsigned)((n +
-			    32 * F32_SAMPLES - 1) / (32 * F32_SAMPLES)),
-			    (unsigned)((d1 - d0 + TRIALS_PER_BLOCK - 1) /
-			    TRIALS_PER_BLOCK));
-
-			dedisperse_f32<<<g, b>>>(p->d_level[lev],
-			    p->stride[lev], p->d_shifts, p->nlive, d0, d1, n,
-			    p->d_out, d_offsets);
-			CHECK_LAUNCH("dedisperse_f32");
-		}
-		d0 = d1;
-	}
-	return SPS_OK;
-}
-
 extern "C" enum sps_err
-sps_gpu_dedisp_execute(struct sps_gpu_dedisp *p, const unsigned char *raw,
-    size_t nin, size_t nout, float *out, double *kernel_ms)
+sps_gpu_memory(int dev, size_t *free_bytes, size_t *total)
 {
-	size_t total = 0;
-	enum sps_err e;
-	float ms = 0;
-	int d;
-
-	if (nin > p->nin || nout > p->nout)
-		return sps_fail(SPS_EUSAGE, "GPU block of %zu spectra exceeds "
-		    "the plan's %zu", nin, p->nin);
-	for (d = 0; d <= p->ndms; d++) {
-		p->offsets[d] = total;
-		if (d < p->ndms)
-			total += nout / p->scrunch[d];
-	}
-	CHECK(cudaSetDevice(p->dev));
-	CHECK(cudaMemcpy(p->d_raw, raw, nin * p->spectrum_bytes,
-	    cudaMemcpyHostToDevice));
-	CHECK(cudaMemcpy(p->d_offsets, p->offsets, (p->ndms + 1) *
-	    sizeof(size_t), cudaMemcpyHostToDevice));
-	if ((e = make_levels(p, nin)) != SPS_OK)
-		return e;
-	CHECK(cudaEventRecord(p->start));
-	if ((e = p->nsub > 0 ? run_subband(p, nout, p->d_offsets) :
-	    run_trials(p, nout, p->d_offsets)) != SPS_OK)
-		return e;
-	CHECK(cudaEventRecord(p->stop));
-	CHECK(cudaEventSynchronize(p->stop));
-	CHECK(cudaEventElapsedTime(&ms, p->start, p->stop));
-	if (kernel_ms != NULL)
-		*kernel_ms = ms;
-	CHECK(cudaMemcpy(out, p->d_out, total * sizeof(float),
-	    cudaMemcpyDeviceToHost));
+	CHECK(cudaSetDevice(dev));
+	CHECK(cudaMemGetInfo(free_bytes, total));
 	return SPS_OK;
+}
+
+extern "C" void *
+sps_gpu_host_alloc(size_t bytes)
+{
+	void *ptr = NULL;
+
+	if (cudaMallocHost(&ptr, bytes) != cudaSuccess) {
+		cudaGetLastError();
+		return NULL;
+	}
+	return ptr;
+}
+
+extern "C" void
+sps_gpu_host_free(void *ptr)
+{
+	if (ptr != NULL)
+		cudaFreeHost(ptr);
+}
+
+static void
+free_slot(struct gpu_slot *s)
+{
+	cudaFree(s->d_raw);
+	cudaFree(s->d_out);
+	cudaFree(s->d_offsets);
+	cudaFreeHost(s->h_offsets);
+	if (s->uploaded != NULL)
+		cudaEventDestroy(s->uploaded);
+	if (s->k_start != NULL)
+		cudaEventDestroy(s->k_start);
+	if (s->k_stop != NULL)
+		cudaEventDestroy(s->k_stop);
+	if (s->downloaded != NULL)
+		cudaEventDestroy(s->downloaded);
 }
 
 extern "C" void
@@ -674,12 +1020,14 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 
 	if (p == NULL)
 		return;
-	cudaFree(p->d_raw);
+	cudaSetDevice(p->dev);
+	cudaDeviceSynchronize();
+	free_slot(&p->slot[0]);
+	free_slot(&p->slot[1]);
+	gpu_tree_free(p);
 	cudaFree(p->d_live);
 	cudaFree(p->d_shifts);
 	cudaFree(p->d_u8);
-	cudaFree(p->d_out);
-	cudaFree(p->d_offsets);
 	cudaFree(p->d_step1);
 	cudaFree(p->d_step2);
 	cudaFree(p->d_band_first);
@@ -688,13 +1036,14 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 	free(p->span);
 	for (k = 0; p->d_level != NULL && k < p->nlevels; k++)
 		cudaFree(p->d_level[k]);
-	if (p->start != NULL)
-		cudaEventDestroy(p->start);
-	if (p->stop != NULL)
-		cudaEventDestroy(p->stop);
+	if (p->s_in != NULL)
+		cudaStreamDestroy(p->s_in);
+	if (p->s_run != NULL)
+		cudaStreamDestroy(p->s_run);
+	if (p->s_out != NULL)
+		cudaStreamDestroy(p->s_out);
 	free(p->d_level);
 	free(p->stride);
 	free(p->scrunch);
-	free(p->offsets);
 	free(p);
 }

@@ -1,4 +1,7 @@
 /* dedisperse.c: tiled direct dedispersion on the CPU (dedisperse.h). */
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -116,6 +119,17 @@ find_max_delay(struct sps_dedisp_plan *p)
 		}
 }
 
+/* Sub-bands of 2^ceil(log2(sqrt(nchans))) channels, as the tree's. */
+static int
+default_nsub(int nchans)
+{
+	int width = 1;
+
+	while ((double)width * width < nchans)
+		width *= 2;
+	return (nchans + width - 1) / width;
+}
+
 enum sps_err
 sps_dedisp_create(struct sps_dedisp_plan **plan, const struct sps_header *h,
     const double *dms, const int *scrunch, int ndms,
@@ -144,10 +158,23 @@ sps_dedisp_create(struct sps_dedisp_plan **plan, const struct sps_header *h,
 		sps_dedisp_free(p);
 		return e;
 	}
-	if (opts != NULL && opts->nsub > 0)
-		e = sps_subband_prepare(p, h, opts->nsub, opts->group);
-	else
+	p->algo = opts != NULL ? opts->algo : SPS_ALGO_DIRECT;
+	switch (p->algo) {
+	case SPS_ALGO_DIRECT:
 		find_max_delay(p);
+		break;
+	case SPS_ALGO_SUBBAND:
+		e = sps_subband_prepare(p, h, opts->nsub > 0 ? opts->nsub :
+		    default_nsub(h->nchans), opts->group);
+		break;
+	case SPS_ALGO_TREE_LINEAR:
+	case SPS_ALGO_TREE_PADDED:
+		e = sps_tree_prepare(p, h, opts->nsub);
+		break;
+	default:
+		e = sps_fail(SPS_EVALUE, "unknown dedispersion algorithm %d",
+		    p->algo);
+	}
 	if (e != SPS_OK) {
 		sps_dedisp_free(p);
 		return e;
@@ -168,6 +195,7 @@ sps_dedisp_free(struct sps_dedisp_plan *p)
 	free(p->work);
 	free(p->offsets);
 	sps_subband_free(p);
+	sps_tree_free(p);
 	free(p);
 }
 
@@ -180,14 +208,42 @@ sps_dedisp_max_delay(const struct sps_dedisp_plan *p)
 size_t
 sps_dedisp_held_bytes(const struct sps_dedisp_plan *p)
 {
-	return sps_dedisp_work_bytes(p, p->work_nin) + p->sub_work_len *
-	    (size_t)p->nthreads * sizeof(float);
+	return sps_dedisp_level_offset(p, p->work_nin, p->nlevels) *
+	    sizeof(float) + p->sub_work_len * (size_t)p->nthreads *
+	    sizeof(float) + sps_tree_held_bytes(p);
 }
 
 double
 sps_dedisp_smear_bound(const struct sps_dedisp_plan *p)
 {
 	return p->smear_bound;
+}
+
+double
+sps_dedisp_tree_bound(const struct sps_dedisp_plan *p)
+{
+	return p->algo == SPS_ALGO_TREE_LINEAR ? sps_tree_a4(p) : 0;
+}
+
+enum sps_dedisp_algo
+sps_dedisp_algo(const struct sps_dedisp_plan *p)
+{
+	return (enum sps_dedisp_algo)p->algo;
+}
+
+long
+sps_dedisp_effective_shift(const struct sps_dedisp_plan *p, int trial,
+    int live)
+{
+	switch (p->algo) {
+	case SPS_ALGO_SUBBAND:
+		return sps_subband_shift(p, trial, live);
+	case SPS_ALGO_TREE_LINEAR:
+	case SPS_ALGO_TREE_PADDED:
+		return sps_tree_shift(p, trial, live);
+	default:
+		return sps_dedisp_shift(p, trial, live);
+	}
 }
 
 int
@@ -230,11 +286,71 @@ sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
 size_t
 sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin)
 {
-	return sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float);
+	return sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float) +
+	    sps_tree_work_bytes(p);
+}
+
+/* Spectra t .. t + 7, channels c .. c + 7 (stride floats apart) to rows
+ * c .. c + 7 (nin floats apart), samples t .. t + 7. */
+static void
+transpose8(const float *src, size_t stride, float *dst, size_t nin)
+{
+#ifdef __AVX__
+	__m256 r[8], u[8], v[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r[i] = _mm256_loadu_ps(src + i * stride);
+	for (i = 0; i < 8; i += 2) {
+		u[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+		u[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+	}
+	for (i = 0; i < 8; i += 4) {
+		v[i] = _mm256_shuffle_ps(u[i], u[i + 2], 0x44);
+		v[i + 1] = _mm256_shuffle_ps(u[i], u[i + 2], 0xee);
+		v[i + 2] = _mm256_shuffle_ps(u[i + 1], u[i + 3], 0x44);
+		v[i + 3] = _mm256_shuffle_ps(u[i + 1], u[i + 3], 0xee);
+	}
+	for (i = 0; i < 4; i++) {
+		_mm256_storeu_ps(dst + i * nin, _mm256_permute2f128_ps(v[i],
+		    v[i + 4], 0x20));
+		_mm256_storeu_ps(dst + (i + 4) * nin, _mm256_permute2f128_ps(
+		    v[i], v[i + 4], 0x31));
+	}
+#else
+	float b[8][8];
+	int i, j;
+
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			b[j][i] = src[i * stride + j];
+	for (j = 0; j < 8; j++)
+		memcpy(dst + j * nin, b[j], sizeof(b[j]));
+#endif
+}
+
+/* One live channel c, spectra [t0, tend), IFs summed. */
+static void
+transpose1(const struct sps_dedisp_plan *p, const float *in, size_t nin,
+    int c, size_t t0, size_t tend, float *rows)
+{
+	size_t stride = (size_t)p->nchans * (size_t)p->nifs, t;
+	float *row = rows + (size_t)c * nin;
+	int f;
+
+	for (t = t0; t < tend; t++) {
+		const float *spec = in + t * stride;
+		float v = spec[p->live[c]];
+
+		for (f = 1; f < p->nifs; f++)
+			v += spec[(size_t)f * p->nchans + p->live[c]];
+		row[t] = v;
+	}
 }
 
 /* Time-major spectra to channel-major rows of live channels, IFs summed,
- * in cache-sized tiles. */
+ * in tiles of 64 spectra; runs of 8 adjacent live channels of one IF in
+ * 8 x 8 blocks. */
 static void
 transpose(const struct sps_dedisp_plan *p, const float *in, size_t nin,
     float *rows)
@@ -244,22 +360,21 @@ transpose(const struct sps_dedisp_plan *p, const float *in, size_t nin,
 
 #pragma omp parallel for num_threads(p->nthreads) schedule(static)
 	for (t0 = 0; t0 < (long)nin; t0 += 64) {
-		size_t tend = (size_t)t0 + 64 < nin ? (size_t)t0 + 64 : nin;
-		int c, f;
+		size_t tend = (size_t)t0 + 64 < nin ? (size_t)t0 + 64 : nin, t;
+		int c = 0, k, run;
 
-		for (c = 0; c < p->nlive; c++) {
-			float *row = rows + (size_t)c * nin;
-			size_t t;
-
-			for (t = (size_t)t0; t < tend; t++) {
-				const float *spec = in + t * stride;
-				float v = spec[p->live[c]];
-
-				for (f = 1; f < p->nifs; f++)
-					v += spec[(size_t)f * p->nchans +
-					    p->live[c]];
-				row[t] = v;
-			}
+		while (c < p->nlive) {
+			run = p->nifs == 1 && c + 8 <= p->nlive &&
+			    p->live[c + 7] == p->live[c] + 7 ? 8 : 1;
+			t = (size_t)t0;
+			if (run == 8)
+				for (; t + 8 <= tend; t += 8)
+					transpose8(in + t * stride + p->live[c],
+					    stride, rows + (size_t)c * nin + t,
+					    nin);
+			for (k = 0; k < run; k++)
+				transpose1(p, in, nin, c + k, t, tend, rows);
+			c += run;
 		}
 	}
 }
@@ -377,13 +492,15 @@ list_tiles(const struct sps_dedisp_plan *p, size_t nout, struct tile *tiles)
 static enum sps_err
 prepare_work(struct sps_dedisp_plan *p, size_t nin)
 {
+	size_t bytes = sps_dedisp_level_offset(p, nin, p->nlevels) *
+	    sizeof(float);
+
 	if (p->work != NULL && nin <= p->work_nin)
 		return SPS_OK;
 	free(p->work);
-	if ((p->work = malloc(sps_dedisp_work_bytes(p, nin))) == NULL)
+	if ((p->work = malloc(bytes)) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory for a block of "
-		    "%zu spectra (%zu MB)", nin,
-		    sps_dedisp_work_bytes(p, nin) >> 20);
+		    "%zu spectra (%zu MB)", nin, bytes >> 20);
 	p->work_nin = nin;
 	return SPS_OK;
 }
@@ -395,7 +512,15 @@ sps_dedisp_reserve(struct sps_dedisp_plan *p, size_t nin, size_t nout)
 
 	if ((e = prepare_work(p, nin)) != SPS_OK)
 		return e;
-	return p->nsub > 0 ? sps_subband_reserve(p, nout) : SPS_OK;
+	switch (p->algo) {
+	case SPS_ALGO_SUBBAND:
+		return sps_subband_reserve(p, nout);
+	case SPS_ALGO_TREE_LINEAR:
+	case SPS_ALGO_TREE_PADDED:
+		return sps_tree_reserve(p, nout);
+	default:
+		return SPS_OK;
+	}
 }
 
 enum sps_err
@@ -421,8 +546,10 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 	for (k = 1; k < p->nlevels; k++)
 		scrunch_level(p, p->work + sps_dedisp_level_offset(p, nin, k - 1),
 		    nin >> (k - 1), p->work + sps_dedisp_level_offset(p, nin, k));
-	if (p->nsub > 0)
+	if (p->algo == SPS_ALGO_SUBBAND)
 		return sps_subband_execute(p, nin, nout, out);
+	if (p->algo != SPS_ALGO_DIRECT)
+		return sps_tree_execute(p, nin, nout, out);
 	ntiles = list_tiles(p, nout, NULL);
 	if ((tiles = malloc((ntiles + 1) * sizeof(*tiles))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");

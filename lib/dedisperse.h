@@ -22,11 +22,21 @@
 
 struct sps_dedisp_plan;
 
+enum sps_dedisp_algo {
+	SPS_ALGO_DIRECT,	/* eq. 3-5 */
+	SPS_ALGO_SUBBAND,	/* two direct passes, §4 */
+	SPS_ALGO_TREE_LINEAR,	/* piecewise-linear tree, §3.1.1 */
+	SPS_ALGO_TREE_PADDED	/* frequency-padded tree, §3.1.2 */
+};
+
 struct sps_dedisp_opts {
 	int	nthreads;	/* 0: all cores */
-	int	nsub;		/* sub-bands; 0: the direct algorithm */
-	int	group;		/* trials per nominal DM; 0: nchans / nsub
-				 * (Barsdell §4.2: N'_DM = N'_nu) */
+	int	nsub;		/* sub-bands (sub-band and tree-linear); 0:
+				 * nchans / W, with sub-bands of W =
+				 * 2^ceil(log2(sqrt(nchans))) channels */
+	int	group;		/* trials per nominal DM (sub-band); 0:
+				 * nchans / nsub (Barsdell §4.2) */
+	int	algo;		/* enum sps_dedisp_algo */
 };
 
 /* Make a plan for data described by h.  kill, if not NULL, holds nchans
@@ -41,10 +51,27 @@ enum sps_err sps_dedisp_create(struct sps_dedisp_plan **plan,
     const struct sps_header *h, const double *dms, const int *scrunch,
     int ndms, const unsigned char *kill, const struct sps_dedisp_opts *opts);
 
-/* Sub-band smearing bound in seconds (Appendix B, eq. B1, with the
+/* Smearing bound in seconds.  Sub-band: Appendix B, eq. B1, with the
  * nominal DM centred in its run, plus one scrunched sample for the second
- * rounding); 0 for the direct algorithm. */
+ * rounding.  Tree: the largest spread, over trials, of x(i, c) - e(i, c)
+ * across live channels, where x is the exact delay (unrounded, in
+ * scrunched samples) and e sps_dedisp_effective_shift; the direct
+ * algorithm's own rounding is part of it.  0 for the direct algorithm. */
 double sps_dedisp_smear_bound(const struct sps_dedisp_plan *plan);
+
+/* Appendix A, eq. A4: the piecewise-linear tree's bound in seconds at the
+ * largest DM of the plan (0 for the other algorithms). */
+double sps_dedisp_tree_bound(const struct sps_dedisp_plan *plan);
+
+enum sps_dedisp_algo sps_dedisp_algo(const struct sps_dedisp_plan *plan);
+
+/* The whole delay, in scrunched samples of trial i, at which the plan
+ * sums live channel c (index into the live channels, in channel order):
+ * for every algorithm, trial i's output is exactly
+ *	out_i[j] = sum over live c of S_f[c][j + e(i, c)]
+ * (up to the order of the float additions).  Direct: s(i, c). */
+long sps_dedisp_effective_shift(const struct sps_dedisp_plan *plan,
+    int trial, int live);
 void sps_dedisp_free(struct sps_dedisp_plan *plan);
 
 /* Input samples (base resolution) needed beyond the output span: the
@@ -84,7 +111,37 @@ enum sps_err sps_subband_tables(const struct sps_dedisp_plan *plan,
     struct sps_subband_tables *t);
 void sps_subband_tables_free(struct sps_subband_tables *t);
 
-/* Bytes of working memory a block of nin spectra needs (direct path). */
+/* The tables of a tree plan, so that the GPU sums exactly what tree.c
+ * sums, in the same order.  The band is cut into nsub sub-bands of
+ * `width` slots (a power of 2; slot 0 the highest frequency of its
+ * sub-band); each live channel lies in one slot, other slots are empty.
+ * For trials of scrunch level k (factor 2^k) and a pass p of sub-band b:
+ *	X[s](t) = S_k[slot_live[b * width + s]](t + p * s)	(0 if empty)
+ * and the tree of log2(width) steps, with rows R_0 = X and, at step l,
+ * blocks of 2^(l+1) slots made from the halves H_top, H_bot:
+ *	R_{l+1}[B, d](t) = R_l[2B, d >> 1](t) + R_l[2B + 1, d >> 1](t +
+ *	    ((d + 1) >> 1))		for d in 0 .. 2^(l+1) - 1
+ * (top first, then bottom, as one float addition) gives T_{b,p}[d'].
+ * Trial i then sums, from 0.0f, in order b = 0 .. nsub - 1:
+ *	out_i[j] += T_{b, pass[i][b]}[tdm[i][b]](j + offset[i][b]).
+ * pass_lo/pass_hi[k][b]: the passes computed for level k (none when
+ * pass_lo > pass_hi).  Arrays are malloc'd; free with
+ * sps_tree_tables_free. */
+struct sps_tree_tables {
+	int	 nsub, width, nlevels, ndms, nlive;
+	int	*slot_live;	/* nsub * width, -1: empty */
+	int	*pass_lo;	/* nlevels * nsub */
+	int	*pass_hi;	/* nlevels * nsub */
+	int	*pass;		/* ndms * nsub */
+	int	*tdm;		/* ndms * nsub, 0 .. width - 1 */
+	int	*offset;	/* ndms * nsub, >= 0 */
+};
+enum sps_err sps_tree_tables(const struct sps_dedisp_plan *plan,
+    struct sps_tree_tables *t);
+void sps_tree_tables_free(struct sps_tree_tables *t);
+
+/* Bytes of working memory a block of nin spectra needs (with, for a
+ * tree, the most its chunks can hold). */
 size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin);
 
 /* Allocate the working memory for blocks of nin spectra and nout output

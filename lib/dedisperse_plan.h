@@ -1,5 +1,6 @@
 /* dedisperse_plan.h: the dedispersion plan's insides, shared by the
- * direct (dedisperse.c) and sub-band (subband.c) paths.  Not for tools. */
+ * direct (dedisperse.c), sub-band (subband.c) and tree (tree.c) paths.
+ * Not for tools. */
 #ifndef SPS_DEDISPERSE_PLAN_H
 #define SPS_DEDISPERSE_PLAN_H
 
@@ -8,7 +9,10 @@
 #define TILE_TIME	1024	/* output samples per tile */
 #define TILE_TRIALS	16	/* trials per tile */
 
+struct sps_tree;
+
 struct sps_dedisp_plan {
+	int	 algo;		/* enum sps_dedisp_algo */
 	int	 nchans, nifs, nlive;
 	int	*live;		/* channel numbers summed */
 	double	*freq;		/* MHz of each live channel */
@@ -37,6 +41,7 @@ struct sps_dedisp_plan {
 	float	*sub_work;	/* per-thread intermediate series */
 	size_t	 sub_work_len;	/* floats per thread */
 	size_t	 work_nin;	/* nin the work buffer was sized for */
+	struct sps_tree *tree;	/* tree algorithms, Barsdell et al. §3.1 */
 };
 
 /* Shared between the two paths. */
@@ -51,6 +56,19 @@ enum sps_err sps_subband_prepare(struct sps_dedisp_plan *p,
 void sps_subband_free(struct sps_dedisp_plan *p);
 enum sps_err sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout);
 enum sps_err sps_subband_execute(struct sps_dedisp_plan *p, size_t nin,
+    size_t nout, float *out);
+long sps_subband_shift(const struct sps_dedisp_plan *p, int trial, int live);
+
+/* tree.c */
+enum sps_err sps_tree_prepare(struct sps_dedisp_plan *p,
+    const struct sps_header *h, int nsub);
+void sps_tree_free(struct sps_dedisp_plan *p);
+long sps_tree_shift(const struct sps_dedisp_plan *p, int trial, int live);
+double sps_tree_a4(const struct sps_dedisp_plan *p);
+size_t sps_tree_work_bytes(const struct sps_dedisp_plan *p);
+size_t sps_tree_held_bytes(const struct sps_dedisp_plan *p);
+enum sps_err sps_tree_reserve(struct sps_dedisp_plan *p, size_t nout);
+enum sps_err sps_tree_execute(struct sps_dedisp_plan *p, size_t nin,
     size_t nout, float *out);
 
 #endif

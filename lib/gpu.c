@@ -1,8 +1,17 @@
-/* gpu.c: the GPU dedispersion of a build without CUDA (see gpu.h); with
- * SPS_HAVE_CUDA, kernels/dedisperse.cu provides it instead. */
+/* gpu.c: the GPU dedispersion of a build without CUDA (see gpu.h): every
+ * entry fails with "built without CUDA"; with SPS_HAVE_CUDA, kernels/
+ * provides them instead. */
+#include <stdlib.h>
+
 #include "gpu.h"
 
 #ifndef SPS_HAVE_CUDA
+static enum sps_err
+no_cuda(void)
+{
+	return sps_fail(SPS_EUSAGE, "built without CUDA");
+}
+
 enum sps_err
 sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     const struct sps_header *h, const double *dms, const int *scrunch,
@@ -17,7 +26,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	(void)nin;
 	(void)nout;
 	*plan = NULL;
-	return sps_fail(SPS_EUSAGE, "built without CUDA");
+	return no_cuda();
 }
 
 enum sps_err
@@ -26,7 +35,23 @@ sps_gpu_dedisp_subband(struct sps_gpu_dedisp *plan,
 {
 	(void)plan;
 	(void)t;
-	return sps_fail(SPS_EUSAGE, "built without CUDA");
+	return no_cuda();
+}
+
+enum sps_err
+sps_gpu_dedisp_tree(struct sps_gpu_dedisp *plan,
+    const struct sps_tree_tables *t)
+{
+	(void)plan;
+	(void)t;
+	return no_cuda();
+}
+
+size_t
+sps_gpu_dedisp_packed_limit(const struct sps_header *h)
+{
+	(void)h;
+	return 0;
 }
 
 size_t
@@ -34,6 +59,47 @@ sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan)
 {
 	(void)plan;
 	return 0;
+}
+
+enum sps_err
+sps_gpu_memory(int dev, size_t *free_bytes, size_t *total)
+{
+	(void)dev;
+	*free_bytes = *total = 0;
+	return no_cuda();
+}
+
+void *
+sps_gpu_host_alloc(size_t bytes)
+{
+	return malloc(bytes);
+}
+
+void
+sps_gpu_host_free(void *p)
+{
+	free(p);
+}
+
+enum sps_err
+sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan, const unsigned char *raw,
+    size_t nin, size_t nout, size_t block, float *out)
+{
+	(void)plan;
+	(void)block;
+	(void)raw;
+	(void)nin;
+	(void)nout;
+	(void)out;
+	return no_cuda();
+}
+
+enum sps_err
+sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan, double *kernel_ms)
+{
+	(void)plan;
+	(void)kernel_ms;
+	return no_cuda();
 }
 
 enum sps_err
@@ -46,7 +112,7 @@ sps_gpu_dedisp_execute(struct sps_gpu_dedisp *plan, const unsigned char *raw,
 	(void)nout;
 	(void)out;
 	(void)kernel_ms;
-	return sps_fail(SPS_EUSAGE, "built without CUDA");
+	return no_cuda();
 }
 
 void

@@ -1,5 +1,5 @@
-/* gpu.h: direct dedispersion on an NVIDIA GPU (kernels/dedisperse.cu),
- * the same function as the CPU path of dedisperse.h, on the same blocks.
+/* gpu.h: dedispersion on an NVIDIA GPU (kernels/), the same function as
+ * the CPU path of dedisperse.h, on the same blocks.
  *
  * Raw time-major spectra (the file's packing, whole bytes per spectrum)
  * go to the device as they are; the device unpacks them into
@@ -7,10 +7,14 @@
  * per level, and sums each trial's channels at the shifts of
  * sps_dm_delay_samples (the one delay function; computed on the host).
  * Sums of 8-bit and narrower data run as two 16-bit lanes in a 32-bit
- * word, widened every 256 channels (255 * 257 < 2^16); 16-bit data sum
- * in 32-bit integers; scrunched levels and 32-bit data in float32.  Every
- * sum of integers is exact where the CPU's float32 sum is (nchans * nifs
- * * f * (2^nbits - 1) < 2^24), so there the two paths agree bit for bit.
+ * word, widened every 256 channels (256 * 255 < 2^16), from 16 copies
+ * of the rows shifted by 0-15 bytes so that every load is an aligned
+ * 16-byte vector; scrunched levels, 16-bit and 32-bit data sum in
+ * float32.  The tile shape of the 8-bit kernel comes from a built-in
+ * table (kernels/dedisperse.cu); SPS_GPU_TILE=i in the environment picks
+ * entry i instead (for tuning).  Every sum of integers is exact where the CPU's
+ * float32 sum is (nchans * nifs * f * (2^nbits - 1) < 2^24), so there
+ * the two paths agree bit for bit.
  * A build without CUDA links a stub that answers "built without CUDA". */
 #ifndef SPS_GPU_H
 #define SPS_GPU_H
@@ -33,6 +37,11 @@ enum sps_err sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     const struct sps_header *h, const double *dms, const int *scrunch,
     int ndms, const unsigned char *kill, size_t nin, size_t nout);
 
+/* The largest nin (spectra per gulp) for which 8-bit and narrower data
+ * take the packed 8-bit kernel (longer gulps sum in float, slower);
+ * SIZE_MAX for other data. */
+size_t sps_gpu_dedisp_packed_limit(const struct sps_header *h);
+
 /* Switch the plan to the sub-band algorithm with the tables of the CPU
  * plan (dedisperse.h), so that both sum exactly the same samples: step 1
  * per nominal DM and band, step 2 per trial over the bands, float32
@@ -40,12 +49,42 @@ enum sps_err sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 enum sps_err sps_gpu_dedisp_subband(struct sps_gpu_dedisp *plan,
     const struct sps_subband_tables *t);
 
+/* Switch the plan to a tree algorithm (tree-linear or tree-padded) with
+ * the tables of the CPU plan: the same float additions in the same order
+ * as tree.c, so the results are identical. */
+enum sps_err sps_gpu_dedisp_tree(struct sps_gpu_dedisp *plan,
+    const struct sps_tree_tables *t);
+
 /* Device memory the plan holds, bytes. */
 size_t sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan);
 
-/* Dedisperse one block: raw holds nin spectra in the header's packing;
- * out (host) gets the layout of sps_dedisp_execute.  *kernel_ms, if not
- * NULL, gets the time of the dedispersion kernels alone. */
+/* Free and total memory of device dev, bytes. */
+enum sps_err sps_gpu_memory(int dev, size_t *free_bytes, size_t *total);
+
+/* Page-locked host memory for the blocks given to submit (copies from it
+ * run asynchronously); NULL if it cannot be had. */
+void *sps_gpu_host_alloc(size_t bytes);
+void sps_gpu_host_free(void *p);
+
+/* Queue one gulp and return at once: raw holds nin spectra in the
+ * header's packing, giving nout samples.  out (host) gets them as blocks
+ * of `block` samples (a multiple of the largest scrunch factor; the last
+ * may be shorter), one after the other, each laid out as one block of
+ * sps_dedisp_execute, so that a gulp of many blocks reads as those blocks
+ * would from the CPU path.  The copy in, the kernels and the copy out run
+ * on three CUDA streams: with two gulps queued, the copies of one overlap
+ * the kernels of the other.  At most two gulps may be queued; raw and out
+ * must stay untouched until the gulp's sps_gpu_dedisp_wait. */
+enum sps_err sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan,
+    const unsigned char *raw, size_t nin, size_t nout, size_t block,
+    float *out);
+
+/* Wait for the oldest queued gulp.  *kernel_ms, if not NULL, gets the
+ * time of its dedispersion kernels alone. */
+enum sps_err sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan,
+    double *kernel_ms);
+
+/* submit then wait, with one block of nout samples. */
 enum sps_err sps_gpu_dedisp_execute(struct sps_gpu_dedisp *plan,
     const unsigned char *raw, size_t nin, size_t nout, float *out,
     double *kernel_ms);

@@ -81,6 +81,17 @@ step2_shift(const struct sps_dedisp_plan *p, int trial, int band)
 	    p->tsamp * p->scrunch[trial]);
 }
 
+long
+sps_subband_shift(const struct sps_dedisp_plan *p, int trial, int live)
+{
+	int g = 0;
+
+	while (p->group_start[g + 1] <= trial)
+		g++;
+	return step1_shift(p, g, live) + step2_shift(p, trial,
+	    p->sub_of[live]);
+}
+
 /* Delays, spans and the Appendix B bound, group by group. */
 static void
 measure_groups(struct sps_dedisp_plan *p)

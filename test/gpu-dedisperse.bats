@@ -102,3 +102,96 @@ same() {
 	assert_output ""
 	[[ "$stderr" == "sps-dedisperse: GPU 0: out of GPU memory"* ]]
 }
+
+# ---- the algorithms of --algo on the GPU --------------------------------
+
+@test "gpu-dedisperse: --gpu --device 99 is an error naming the device" {
+	run -1 --separate-stderr sps-dedisperse --gpu --device 99 -d 10 \
+	    "$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil"
+	assert_output ""
+	[[ "$stderr" == "sps-dedisperse: GPU 99: "* ]] || fail "$stderr"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+@test "gpu-dedisperse: the trees sum what the CPU's do, 8-bit" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 256 -n 40000 -f 1500 -o -1 -t 0.000256 >in.fil
+	awk 'BEGIN { for (c = 0; c < 256; c++) print (c % 5 == 2 ? 0 : 1) }' \
+	    >kill.txt
+	for a in tree-linear tree-padded; do
+		same in.fil --algo $a --dm 0 2000
+		same in.fil --algo $a --dm 0 2000 --scrunch -k kill.txt
+		same in.fil --algo $a --dm 0 2000 --scrunch -k kill.txt \
+		    --block 3000
+		same in.fil --algo $a --dm 0 2000 --block 20000
+	done
+	same in.fil --algo tree-linear --subband 4 --dm 0 2000 --scrunch
+	same in.fil --algo tree-linear --subband 64 --dm 0 2000 -k kill.txt
+}
+
+@test "gpu-dedisperse: the trees sum what the CPU's do, 2-bit" {
+	need_gpu
+	aux-dedisp gen -b 2 -c 1024 -n 30000 -f 1500 -o -0.25 -t 0.000064 \
+	    >in.fil
+	awk 'BEGIN { for (c = 0; c < 1024; c++) print (c % 7 == 3 ? 0 : 1) }' \
+	    >kill.txt
+	for a in tree-linear tree-padded; do
+		same in.fil --algo $a --dm 0 1000 -k kill.txt
+		same in.fil --algo $a --dm 0 1000 --scrunch --block 5000
+		same in.fil --algo $a --dm 0 1000 --scrunch -k kill.txt \
+		    --block 16384
+	done
+}
+
+# best STREAM W: "TRIAL DM SCRUNCH START SNR" of the highest S/N, boxcars
+# of W base samples
+best() {
+	aux-dedisp peak -w "$2" "$1" | sort -k5 -g | tail -n 1
+}
+
+@test "gpu-dedisperse: sub-band and trees find the GPU direct run's pulse, S/N within their bounds" {
+	need_gpu
+	# 1024 channels of 0.25 MHz from 1500 MHz down, 128 us: a 1 ms pulse
+	# is 8 samples
+	sps-fake -q --nosmear --nchans 1024 --fch1 1500 --foff -0.25 \
+	    --tsamp 128 --tobs 6 --seed 9 \
+	    --pulse "dm=300,t=2,width=1ms,snr=30" -o p.fil
+	sps-dedisperse --gpu --dm 0 1000 p.fil 2>err >d.dmt
+	grep -Eq '^sps-dedisperse: GPU kernels [0-9.]+ s \([0-9.]+ T additions/s\)$' err ||
+	    fail "no GPU kernels line: $(cat err)"
+	read -r dtrial ddm df dstart dsnr <<<"$(best d.dmt 8)"
+	awk -v d="$ddm" 'BEGIN { exit !(d > 290 && d < 310) }' ||
+	    fail "direct: peak at DM $ddm"
+	for a in "subband --subband 32 --group 8" tree-linear tree-padded; do
+		# shellcheck disable=SC2086
+		sps-dedisperse --gpu --algo $a --dm 0 1000 p.fil 2>err >t.dmt
+		grep -q '^sps-dedisperse: GPU kernels' err ||
+		    fail "$a: not on the GPU: $(cat err)"
+		bound=$(sed -n 's/^sps-dedisperse: .* smearing \(bound \)\{0,1\}\([0-9.e+-]*\) ms.*/\2/p' err)
+		[ -n "$bound" ] || fail "$a: no smearing bound: $(cat err)"
+		read -r ttrial tdm tf tstart tsnr <<<"$(best t.dmt 8)"
+		[ $((ttrial - dtrial)) -le 1 ] && [ $((dtrial - ttrial)) -le 1 ] ||
+		    fail "$a: peak in trial $ttrial (DM $tdm), direct $dtrial (DM $ddm)"
+		# at least 0.8 of the direct S/N, and what a 1 ms pulse smeared
+		# by the bound keeps (width sqrt(1 + t^2) ms), less 5 % noise
+		awk -v t="$tsnr" -v d="$dsnr" -v b="$bound" 'BEGIN {
+			exit !(t >= 0.8 * d && t >= 0.95 * d / sqrt(1 + b * b) &&
+			    t <= 1.1 * d) }' ||
+		    fail "$a: S/N $tsnr against $dsnr direct, bound $bound ms"
+	done
+}
+
+@test "gpu-dedisperse: --block 67108864 with 8192 channels is out of GPU memory, not a crash" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 8192 -n 3000 -f 1500 -o -0.03 -t 0.001 >in.fil
+	for a in direct tree-linear; do
+		run -1 --separate-stderr sps-dedisperse -q --gpu --algo $a \
+		    --dm 0 100 --block 67108864 in.fil
+		assert_output ""
+		[[ "$stderr" == "sps-dedisperse: GPU 0: out of GPU memory"* ]] ||
+		    fail "$a: $stderr"
+		[[ "$stderr" =~ [0-9]+\ MB ]] || fail "$a: no figure: $stderr"
+		[[ "$stderr" == *"try a smaller --block"* ]] || fail "$a: $stderr"
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	done
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # sps-dedisperse: exact sums against a naive loop, pulses found where they
-# were put, streaming, kill mask, sub-bands, outputs, bad input.
+# were put, streaming, kill mask, sub-bands and trees against the direct
+# algorithm, outputs, bad input.
 #
 # aux-dedisp (test/aux-dedisp.c) makes random integer filterbanks, is the
 # naive reference, and decodes DM-time streams; see its header comment.
@@ -387,6 +388,178 @@ bound() {
 	assert_output 13.5
 }
 
+# ---- --algo: the tree algorithms against the direct one ---------------
+
+# smear FILE: the smearing bound (ms) of the sub-band or tree line in the
+# stderr file FILE ("sub-band smearing bound X ms", "tree smearing X ms")
+smear() {
+	sed -n 's/^sps-dedisperse: .* smearing \(bound \)\{0,1\}\([0-9.e+-]*\) ms.*/\2/p' "$1"
+}
+
+# pulse_file DM: p.fil, 256 channels of 1 MHz from 1500 MHz down, 256 us,
+# 4 s, one 1 ms pulse of S/N 30 at 1.5 s
+pulse_file() {
+	sps-fake -q --nosmear --nchans 256 --fch1 1500 --foff -1 --tsamp 256 \
+	    --tobs 4 --seed 5 --pulse "dm=$1,t=1.5,width=1ms,snr=30" -o p.fil
+}
+
+# tree_vs_direct W ALGO OPTION...: the direct run and ALGO's on p.fil with
+# the options, the best trial of each with boxcars of W base samples; sets
+# bound (ms, from ALGO's stderr), dtrial dsnr dstart, ttrial tsnr tstart
+# and tf, and checks that ALGO's best trial is the direct one's or next to
+# it and starts within the bound of it.
+tree_vs_direct() {
+	local w=$1 algo=$2 ddm df tdm
+
+	shift 2
+	sps-dedisperse -q "$@" p.fil >d.dmt
+	sps-dedisperse --algo "$algo" "$@" p.fil 2>err >t.dmt
+	bound=$(smear err)
+	[ -n "$bound" ] || fail "no smearing bound on stderr: $(cat err)"
+	read -r dtrial ddm df dstart dsnr <<<"$(best_trial d.dmt "$w")"
+	read -r ttrial tdm tf tstart tsnr <<<"$(best_trial t.dmt "$w")"
+	[ $((ttrial - dtrial)) -le 1 ] && [ $((dtrial - ttrial)) -le 1 ] ||
+	    fail "$algo: peak in trial $ttrial (DM $tdm), direct $dtrial (DM $ddm)"
+	awk -v a="$dstart" -v b="$tstart" -v t=0.256 -v f="$tf" -v bound="$bound" \
+	    'BEGIN { d = (a - b) * t; if (d < 0) d = -d;
+	    exit !(d <= bound + f * t) }' ||
+	    fail "$algo: peaks at $tstart and $dstart, further apart than $bound ms"
+}
+
+# snr_within W [MIN]: the tree's S/N is at least MIN (default 0.8) of the
+# direct one's and no lower than a pulse of W ms smeared by the bound
+# keeps (Barsdell eq. A5: width sqrt(W^2 + t^2)), less 5 % for the noise;
+# and not above it by more than the noise
+snr_within() {
+	awk -v t="$tsnr" -v d="$dsnr" -v b="$bound" -v w="$1" -v m="${2:-0.8}" \
+	    'BEGIN { exit !(t >= m * d &&
+	    t >= 0.95 * d * w / sqrt(w * w + b * b) && t <= 1.1 * d) }' ||
+	    fail "S/N $tsnr against $dsnr direct, bound $bound ms"
+}
+
+@test "sps-dedisperse: --algo tree-linear finds a DM 300 pulse at the direct trial, S/N within its bound" {
+	pulse_file 300
+	tree_vs_direct 4 tree-linear --dm 0 1200
+	snr_within 1
+	# eq. A4 at DM 1200 is 0.4 ms here; the rest is rounding
+	awk -v b="$bound" 'BEGIN { exit !(b > 0 && b < 2) }' ||
+	    fail "bound $bound ms"
+}
+
+@test "sps-dedisperse: --algo tree-padded finds a DM 300 pulse at the direct trial, S/N within its bound" {
+	pulse_file 300
+	tree_vs_direct 4 tree-padded --dm 0 1200
+	snr_within 1
+	awk -v b="$bound" 'BEGIN { exit !(b > 0) }' || fail "bound $bound ms"
+}
+
+@test "sps-dedisperse: tree-linear: wider sub-bands smear more, within the bound" {
+	pulse_file 300
+	# trials 10 apart (8 ms of delay across the band): the pulse is in
+	# trial 2 whatever the smearing
+	printf '280\n290\n300\n310\n320\n' >coarse.txt
+	# 16 sub-bands of 16 channels (the default), then 4 of 64: eq. A4
+	# (1.7 ms at DM 320 for 64) grows 16-fold, and the traced bound with it
+	tree_vs_direct 4 tree-linear --plan coarse.txt
+	[ "$ttrial" -eq 2 ] && [ "$dtrial" -eq 2 ]
+	snr_within 1
+	narrow=$bound
+	a4_narrow=$(sed -n 's/.*A4 bound \([0-9.e+-]*\) ms.*/\1/p' err)
+	tree_vs_direct 4 tree-linear --plan coarse.txt --subband 4
+	[ "$ttrial" -eq 2 ]
+	snr_within 1 0
+	a4_wide=$(sed -n 's/.*A4 bound \([0-9.e+-]*\) ms.*/\1/p' err)
+	[ -n "$a4_narrow" ] && [ -n "$a4_wide" ] ||
+	    fail "no eq. A4 bound on stderr: $(cat err)"
+	awk -v n="$a4_narrow" -v w="$a4_wide" \
+	    'BEGIN { exit !(n > 0 && w > 15 * n && w < 17 * n) }' ||
+	    fail "eq. A4: $a4_wide ms for 64 channels, $a4_narrow ms for 16"
+	awk -v n="$narrow" -v w="$bound" 'BEGIN { exit !(w > n) }' ||
+	    fail "traced: $bound ms for 64 channels, $narrow ms for 16"
+	# the piecewise-linear error is most of what is traced (eq. A4 takes
+	# the curvature at the bottom of the band for the whole sub-band)
+	awk -v a="$a4_wide" -v w="$bound" 'BEGIN { exit !(w >= 0.5 * a) }' ||
+	    fail "traced $bound ms is far below eq. A4's $a4_wide ms"
+}
+
+@test "sps-dedisperse: --scrunch: the trees find a DM 1000 pulse in the 64x scrunched trial" {
+	sps-fake -q --nchans 128 --tsamp 256 --tobs 16 --seed 1 \
+	    --pulse "dm=1000,t=1.540096,width=65536us,snr=100,shape=rect" \
+	    -o p.fil
+	for a in tree-linear tree-padded; do
+		tree_vs_direct 256 $a --scrunch --dm 0 1200
+		[ "$tf" -eq 64 ] || fail "$a: scrunch factor $tf, not 64"
+		snr_within 65.536
+	done
+}
+
+@test "sps-dedisperse: trees: block size and threads do not change the output" {
+	aux-dedisp gen -b 8 -c 64 -n 3001 -f 1400 -o -2 -t 0.001 >in.fil
+	for a in tree-linear tree-padded; do
+		for b in 24 1000 16384; do
+			sps-dedisperse -q --algo $a --block $b --plan scrunch.txt \
+			    in.fil >s$b.dmt
+			aux-dedisp dump s$b.dmt >s$b.raw
+		done
+		sps-dedisperse -q -t 1 --algo $a --block 1000 --plan scrunch.txt \
+		    in.fil >t1.dmt
+		cmp t1.dmt s1000.dmt || fail "$a: -t 1 differs"
+		cmp s24.raw s1000.raw || fail "$a: --block 24 differs from 1000"
+		cmp s24.raw s16384.raw || fail "$a: --block 24 differs from 16384"
+	done
+}
+
+@test "sps-dedisperse: trees: killed channels contribute nothing" {
+	aux-dedisp gen -b 32 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 \
+	    -z 0,5,17 -Z 1000000 >huge.fil
+	aux-dedisp gen -b 32 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 \
+	    -z 0,5,17 -Z 0 >zero.fil
+	for c in $(seq 0 36); do
+		case $c in 0|5|17) echo 0 ;; *) echo 1 ;; esac
+	done >kill.txt
+	for a in tree-linear tree-padded; do
+		sps-dedisperse -q --algo $a -k kill.txt --plan scrunch.txt \
+		    huge.fil | aux-dedisp dump >huge.raw
+		sps-dedisperse -q --algo $a -k kill.txt --plan scrunch.txt \
+		    zero.fil | aux-dedisp dump >zero.raw
+		sps-dedisperse -q --algo $a --plan scrunch.txt huge.fil |
+		    aux-dedisp dump >kept.raw
+		[ -s huge.raw ]
+		cmp huge.raw zero.raw || fail "$a: killed channels counted"
+		if cmp -s kept.raw zero.raw; then fail "$a: huge channels unseen"; fi
+	done
+}
+
+@test "sps-dedisperse: --algo subband is --subband; --algo direct the default" {
+	aux-dedisp gen -b 8 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 >in.fil
+	sps-dedisperse -q --subband 4 --plan plan.txt in.fil >a.dmt
+	sps-dedisperse -q --algo subband --subband 4 --plan plan.txt in.fil >b.dmt
+	cmp a.dmt b.dmt
+	sps-dedisperse -q --plan plan.txt in.fil >c.dmt
+	sps-dedisperse -q --algo direct --plan plan.txt in.fil >d.dmt
+	cmp c.dmt d.dmt
+	if cmp -s a.dmt c.dmt; then fail "sub-bands equal the direct sums"; fi
+}
+
+@test "sps-dedisperse: the trees report their smearing, tree-linear with eq. A4; -q is silent" {
+	aux-dedisp gen -b 8 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 >in.fil
+	sps-dedisperse --algo tree-linear --plan plan.txt in.fil 2>err >s.dmt
+	grep -Eq '^sps-dedisperse: tree smearing [0-9.e+-]+ ms.*A4' err ||
+	    fail "tree-linear: $(cat err)"
+	sps-dedisperse --algo tree-padded --plan plan.txt in.fil 2>err >s.dmt
+	grep -Eq '^sps-dedisperse: tree smearing [0-9.e+-]+ ms' err ||
+	    fail "tree-padded: $(cat err)"
+	if grep -q 'sub-band' err; then fail "tree-padded: $(cat err)"; fi
+	sps-dedisperse --algo direct --plan plan.txt in.fil 2>err >s.dmt
+	grep -q 'trials in' err
+	if grep -q smearing err; then fail "direct: $(cat err)"; fi
+	for a in tree-linear tree-padded; do
+		sps-dedisperse -q --algo $a --plan plan.txt in.fil 2>err >s.dmt
+		[ -s s.dmt ]
+		[ ! -s err ] || fail "$a -q: $(cat err)"
+	done
+}
+
 @test "sps-dedisperse: killed channels contribute nothing" {
 	# channels 0, 5 and 17 huge in one file, 0 in the other
 	aux-dedisp gen -b 32 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 \
@@ -492,6 +665,10 @@ bound() {
 	assert_line "nsamples -1"
 	same_trials plan.txt fake.dmt
 	aux-dedisp dms fake.dmt | awk '$2 > 1' | grep -q .
+	sps-dedisperse --algo tree-linear --subband 16 --plan plan.txt \
+	    fake.fil 2>err > tree.dmt
+	same_trials plan.txt tree.dmt
+	grep -q 'tree smearing' err || fail "no smearing line: $(cat err)"
 }
 
 # ---- bad input: one clear error each --------------------------------
@@ -593,9 +770,42 @@ small() {
 	bad 2 "one input file at most" -d 10 in.fil in.fil
 }
 
+@test "sps-dedisperse: an unknown --algo is a usage error" {
+	small
+	bad 2 "--algo fast: not one of direct, subband, tree-linear, tree-padded" \
+	    --algo fast --dm 0 10 in.fil
+	bad 2 "--algo Direct: not one of" --algo Direct --dm 0 10 in.fil
+}
+
+@test "sps-dedisperse: --subband with --algo tree-padded or direct is a usage error" {
+	small
+	bad 2 "--subband applies to --algo subband and tree-linear" \
+	    --algo tree-padded --subband 4 --dm 0 10 in.fil
+	bad 2 "--subband applies to --algo subband and tree-linear" \
+	    --subband 4 --algo direct --dm 0 10 in.fil
+}
+
+@test "sps-dedisperse: --group with --algo tree-linear is a usage error" {
+	small
+	bad 2 "--group applies to --algo subband" --algo tree-linear \
+	    --group 4 --dm 0 10 in.fil
+	bad 2 "--group applies to --algo subband" --algo tree-linear \
+	    --subband 4 --group 4 --dm 0 10 in.fil
+	bad 2 "--group applies to --algo subband" --algo tree-padded \
+	    --group 4 --dm 0 10 in.fil
+}
+
 @test "sps-dedisperse: more sub-bands than channels are refused" {
 	small
 	bad 1 "38 sub-bands for 37 channels" --subband 38 --dm 0 10 in.fil
+}
+
+@test "sps-dedisperse: tree-linear sub-bands of fewer than 2 channels are refused" {
+	small
+	bad 1 "fewer than 2 channels per sub-band" --algo tree-linear \
+	    --subband 37 --dm 0 10 in.fil
+	run -0 sps-dedisperse -q --algo tree-linear --subband 18 --dm 0 10 \
+	    in.fil -o ok
 }
 
 @test "sps-dedisperse: a DM-time stream as input is refused" {

@@ -56,7 +56,7 @@ check(int nchans, double foff, int nifs, int maxval, const int *scrunch,
 {
 	static const double dms[] = { 0, 0.7, 13, 55.5, 120, 121, 122, 300 };
 	const int ndms = 8;
-	struct sps_dedisp_opts opts = { 2, 0, 0 };
+	struct sps_dedisp_opts opts = { 2, 0, 0, SPS_ALGO_DIRECT };
 	struct sps_header h;
 	struct sps_dedisp_plan *p;
 	size_t nin, i, j;
@@ -142,7 +142,7 @@ test_subband_within_bound(void **state)
 {
 	enum { NCH = 256, T0 = 100 };
 	double dms[40];
-	struct sps_dedisp_opts opts = { 2, 16, 0 };
+	struct sps_dedisp_opts opts = { 2, 16, 0, SPS_ALGO_SUBBAND };
 	struct sps_dedisp_plan *p;
 	struct sps_header h;
 	size_t nin, nout = 512, j;

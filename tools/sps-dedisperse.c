@@ -26,8 +26,8 @@
 static const char usage_text[] =
     "usage: sps-dedisperse [-q] [-d DM | --dm LO HI [--dm_tol T]\n"
     "           [--dm_pulse_width US] | --plan FILE] [--scrunch]\n"
-    "           [--subband NSUB [--group N]] [-k KILLFILE] [-b NBITS]\n"
-    "           [-o PREFIX [--presto]] [-t THREADS] [--block N]\n"
+    "           [--algo ALGO] [--subband NSUB [--group N]] [-k KILLFILE]\n"
+    "           [-b NBITS] [-o PREFIX [--presto]] [-t THREADS] [--block N]\n"
     "           [--gpu [--device N] | --cpu] [FILE]\n";
 
 struct options {
@@ -40,12 +40,14 @@ struct options {
 	const char	*plan_file;
 	int		 scrunch;
 	int		 nsub, group;
+	int		 algo;		/* enum sps_dedisp_algo, -1: unset */
 	const char	*killfile;
 	int		 nbits;
 	const char	*prefix;
 	int		 presto;
 	int		 threads;
 	long		 block;
+	int		 gulp_fixed;	/* --block given: the GPU's gulp too */
 	int		 quiet;
 	int		 gpu;		/* -1: if usable, 0: CPU, 1: GPU */
 	int		 device;
@@ -74,8 +76,25 @@ usage(int status)
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_PLAN, OPT_SCRUNCH, OPT_SUBBAND,
 	OPT_GROUP, OPT_PRESTO, OPT_BLOCK, OPT_VERSION, OPT_GPU, OPT_CPU,
-	OPT_DEVICE
+	OPT_DEVICE, OPT_ALGO
 };
+
+static const char *const algo_names[] = {
+	"direct", "subband", "tree-linear", "tree-padded"
+};
+
+static int
+parse_algo(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(algo_names) / sizeof(algo_names[0]); i++)
+		if (strcmp(name, algo_names[i]) == 0)
+			return (int)i;
+	cli_usage_error(usage_text, "--algo %s: not one of direct, subband, "
+	    "tree-linear, tree-padded", name);
+	return -1;
+}
 
 static void
 parse_range(struct options *o, int argc, char **argv)
@@ -94,6 +113,7 @@ static void
 parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "algo", required_argument, NULL, OPT_ALGO },
 		{ "block", required_argument, NULL, OPT_BLOCK },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "device", required_argument, NULL, OPT_DEVICE },
@@ -123,6 +143,7 @@ parse_options(struct options *o, int argc, char **argv)
 	o->nbits = 32;
 	o->block = DEFAULT_BLOCK;
 	o->gpu = -1;
+	o->algo = -1;
 	while ((ch = getopt_long(argc, argv, "b:d:hk:o:qt:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -151,8 +172,12 @@ parse_options(struct options *o, int argc, char **argv)
 		case 't':
 			o->threads = (int)cli_long(optarg, "-t", 1, 4096);
 			break;
+		case OPT_ALGO:
+			o->algo = parse_algo(optarg);
+			break;
 		case OPT_BLOCK:
 			o->block = cli_long(optarg, "--block", 1, 1L << 26);
+			o->gulp_fixed = 1;
 			break;
 		case OPT_CPU:
 			o->gpu = 0;
@@ -197,6 +222,15 @@ parse_options(struct options *o, int argc, char **argv)
 		}
 	}
 	o->input = cli_input(argc, argv, usage_text);
+	if (o->algo < 0)
+		o->algo = o->nsub > 0 ? SPS_ALGO_SUBBAND : SPS_ALGO_DIRECT;
+	if (o->nsub > 0 && o->algo != SPS_ALGO_SUBBAND &&
+	    o->algo != SPS_ALGO_TREE_LINEAR)
+		cli_usage_error(usage_text, "--subband applies to --algo "
+		    "subband and tree-linear");
+	if (o->group > 0 && o->algo != SPS_ALGO_SUBBAND)
+		cli_usage_error(usage_text, "--group applies to --algo "
+		    "subband");
 	if (o->single + o->range + (o->plan_file != NULL) != 1)
 		cli_usage_error(usage_text, "give exactly one of -d DM, --dm LO "
 		    "HI and --plan FILE");
@@ -554,29 +588,35 @@ reserve_memory(struct sps_dedisp_plan *dp, size_t nin, size_t block,
 
 /* The dedispersion engine of a run: the CPU plan (always: it also gives
  * the delays and the output layout) and, when used, the GPU plan, which
- * takes the raw bytes of the input rather than floats. */
+ * takes the raw bytes of the input rather than floats, a gulp of several
+ * blocks at a time, into two page-locked buffers so that reading and
+ * writing one gulp overlap the GPU's work on the other. */
 struct engine {
 	struct sps_dedisp_plan	*cpu;
 	struct sps_gpu_dedisp	*gpu;
-	unsigned char		*in;	/* nin spectra */
+	unsigned char		*in[2];	/* nin spectra each */
+	float			*out[2];
 	size_t			 unit;	/* bytes of one spectrum in `in` */
+	size_t			 block;	/* output samples per block */
+	size_t			 gulp;	/* per dedispersion: a multiple */
+	size_t			 max_delay;
 	double			 kernel_ms;
 };
 
-/* Fill e->in (nin spectra) from `have`; returns spectra now held. */
+/* Fill `in` (nin spectra) from `have`; returns spectra now held. */
 static size_t
-fill(struct sps_reader *r, struct engine *eng, size_t have, size_t nin,
-    int *eof, struct sinks *s)
+fill(struct sps_reader *r, const struct engine *eng, unsigned char *in,
+    size_t have, size_t nin, int *eof, struct sinks *s)
 {
 	enum sps_err e = SPS_OK;
 	size_t got;
 
 	while (have < nin) {
 		if (eng->gpu != NULL)
-			e = sps_reader_read_raw(r, eng->in + have * eng->unit,
+			e = sps_reader_read_raw(r, in + have * eng->unit,
 			    nin - have, &got);
 		else
-			e = sps_reader_read(r, (float *)(void *)(eng->in +
+			e = sps_reader_read(r, (float *)(void *)(in +
 			    have * eng->unit), nin - have, &got);
 		have += got;
 		if (e == SPS_EEOF) {
@@ -588,18 +628,119 @@ fill(struct sps_reader *r, struct engine *eng, size_t have, size_t nin,
 	return have;
 }
 
-static enum sps_err
-execute(struct engine *eng, size_t have, size_t nout, float *out)
+/* Is the plan of this gulp too big for the device or for the host? */
+static int
+too_big(const struct engine *eng, size_t free_dev, size_t host_avail,
+    size_t nin, size_t gulp)
 {
-	double ms = 0;
+	double host = 2.0 * ((double)nin * eng->unit + (double)
+	    sps_dedisp_out_size(eng->cpu, gulp) * sizeof(float));
+
+	return (double)sps_gpu_dedisp_memory(eng->gpu) > 0.75 * free_dev ||
+	    (host_avail > 0 && host > 0.5 * host_avail);
+}
+
+/* The gulp to aim for: several per file, so that the copies and the
+ * reading and writing overlap the kernels, yet long beside the largest
+ * delay, which each gulp computes again, and short enough for the
+ * packed 8-bit kernel. */
+static size_t
+gulp_target(const struct engine *eng, const struct sps_reader *r)
+{
+	size_t want = (size_t)1 << 16, data;
+
+	while (want < 4 * eng->max_delay && want < ((size_t)1 << 22))
+		want *= 2;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN) {
+		data = (size_t)r->nsamples - eng->max_delay;
+		while (want > eng->block && want / 2 >= data)
+			want /= 2;
+	}
+	while (want > eng->block && want + eng->max_delay >
+	    sps_gpu_dedisp_packed_limit(&r->hdr))
+		want /= 2;
+	return want;
+}
+
+/* The GPU plan for gulps of one block (--block given), or for the
+ * largest gulp up to gulp_target (a power of 2 times the block) that fits
+ * in 3/4 of the free device memory and half the available host memory. */
+static enum sps_err
+make_gpu_plan(struct engine *eng, const struct options *o,
+    const struct sps_reader *r, const struct sps_plan *plan,
+    const unsigned char *kill, int fixed)
+{
+	size_t free_dev = 0, total = 0, host = available_memory();
 	enum sps_err e;
 
-	if (eng->gpu == NULL)
-		return sps_dedisp_execute(eng->cpu, (const float *)(const void *)
-		    eng->in, have, nout, out);
-	e = sps_gpu_dedisp_execute(eng->gpu, eng->in, have, nout, out, &ms);
-	eng->kernel_ms += ms;
-	return e;
+	if ((e = sps_gpu_memory(o->device, &free_dev, &total)) != SPS_OK)
+		return e;
+	eng->gulp = eng->block;
+	while (!fixed && eng->gulp * 2 <= gulp_target(eng, r))
+		eng->gulp *= 2;
+	for (;;) {
+		size_t nin = eng->gulp + eng->max_delay;
+
+		e = sps_gpu_dedisp_create(&eng->gpu, o->device, &r->hdr,
+		    plan->dm, plan->scrunch, (int)plan->ntrials, kill, nin,
+		    eng->gulp);
+		if (e == SPS_OK && o->algo == SPS_ALGO_SUBBAND) {
+			struct sps_subband_tables t;
+
+			if ((e = sps_subband_tables(eng->cpu, &t)) == SPS_OK)
+				e = sps_gpu_dedisp_subband(eng->gpu, &t);
+			sps_subband_tables_free(&t);
+		} else if (e == SPS_OK && o->algo != SPS_ALGO_DIRECT) {
+			struct sps_tree_tables t;
+
+			if ((e = sps_tree_tables(eng->cpu, &t)) == SPS_OK)
+				e = sps_gpu_dedisp_tree(eng->gpu, &t);
+			sps_tree_tables_free(&t);
+		}
+		if (fixed || eng->gulp == eng->block || (e == SPS_OK &&
+		    !too_big(eng, free_dev, host, nin, eng->gulp)))
+			return e;
+		sps_gpu_dedisp_free(eng->gpu);
+		eng->gpu = NULL;
+		eng->gulp /= 2;
+	}
+}
+
+static void
+alloc_buffers(struct engine *eng, int nbuf)
+{
+	size_t nin = eng->gulp + eng->max_delay;
+	size_t out_bytes = sps_dedisp_out_size(eng->cpu, eng->gulp) *
+	    sizeof(float) + 1;
+	int i;
+
+	for (i = 0; i < nbuf; i++) {
+		if (eng->gpu != NULL) {
+			eng->in[i] = sps_gpu_host_alloc(nin * eng->unit);
+			eng->out[i] = sps_gpu_host_alloc(out_bytes);
+		} else {
+			eng->in[i] = malloc(nin * eng->unit);
+			eng->out[i] = malloc(out_bytes);
+		}
+		if (eng->in[i] == NULL || eng->out[i] == NULL)
+			errx(1, "out of memory for blocks of %zu samples", nin);
+	}
+}
+
+static void
+free_buffers(struct engine *eng)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (eng->gpu != NULL) {
+			sps_gpu_host_free(eng->in[i]);
+			sps_gpu_host_free(eng->out[i]);
+		} else {
+			free(eng->in[i]);
+			free(eng->out[i]);
+		}
+	}
 }
 
 /* The GPU when asked for (--gpu: failure is an error) or by default when
@@ -607,29 +748,23 @@ execute(struct engine *eng, size_t have, size_t nout, float *out)
 static void
 choose_engine(struct engine *eng, const struct options *o,
     const struct sps_reader *r, const struct sps_plan *plan,
-    const unsigned char *kill, size_t nin, size_t block)
+    const unsigned char *kill)
 {
 	struct sps_device dev;
 	enum sps_err e;
 	int n;
 
 	eng->gpu = NULL;
+	eng->gulp = eng->block;
 	eng->unit = sps_spectrum_values(&r->hdr) * sizeof(float);
 	if (o->gpu == 0 || (o->gpu < 0 && sps_device_list(&dev, 1, &n) !=
 	    SPS_OK))
 		return;
-	e = sps_gpu_dedisp_create(&eng->gpu, o->device, &r->hdr, plan->dm,
-	    plan->scrunch, (int)plan->ntrials, kill, nin, block);
-	if (e == SPS_OK && o->nsub > 0) {
-		struct sps_subband_tables t;
-
-		if ((e = sps_subband_tables(eng->cpu, &t)) == SPS_OK)
-			e = sps_gpu_dedisp_subband(eng->gpu, &t);
-		sps_subband_tables_free(&t);
-	}
-	if (e != SPS_OK) {
+	if ((e = make_gpu_plan(eng, o, r, plan, kill, o->gulp_fixed)) !=
+	    SPS_OK) {
 		sps_gpu_dedisp_free(eng->gpu);
 		eng->gpu = NULL;
+		eng->gulp = eng->block;
 		if (o->gpu == 1)
 			errx(1, "GPU %d: %s", o->device, sps_errmsg());
 		return;
@@ -637,20 +772,25 @@ choose_engine(struct engine *eng, const struct options *o,
 	eng->unit = sps_spectrum_bytes(&r->hdr);
 	if (!o->quiet)
 		fprintf(stderr, "sps-dedisperse: %zu trials, blocks of %zu "
-		    "samples + %zu overlap, memory %.0f MB (host) and %.1f MB "
-		    "on GPU %d\n", plan->ntrials, block, nin - block,
-		    (double)(nin * eng->unit + sps_dedisp_out_size(eng->cpu,
-		    block) * sizeof(float)) / 1048576,
-		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576,
-		    o->device);
+		    "samples in gulps of %zu + %zu overlap on GPU %d, memory "
+		    "%.0f MB (host, page-locked) and %.0f MB (GPU)\n",
+		    plan->ntrials, eng->block, eng->gulp, eng->max_delay,
+		    o->device, 2.0 * ((double)(eng->gulp + eng->max_delay) *
+		    eng->unit + (double)sps_dedisp_out_size(eng->cpu,
+		    eng->gulp) * sizeof(float)) / 1048576,
+		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576);
 }
 
+/* seconds: the whole run; streaming: from the first read on (the rest
+ * is setting up: plans, tables, memory, the device). */
 static void
 report(const struct options *o, const struct sps_plan *plan,
     const struct sps_header *h, uint64_t nout_total, double seconds,
-    unsigned long long nclipped, double smear)
+    double streaming, unsigned long long nclipped,
+    const struct sps_dedisp_plan *dp)
 {
 	double adds = (double)nout_total * h->nchans * h->nifs * plan->ntrials;
+	double smear = sps_dedisp_smear_bound(dp);
 
 	if (o->quiet)
 		return;
@@ -658,63 +798,155 @@ report(const struct options *o, const struct sps_plan *plan,
 	    "(%.2f G additions/s, %.1fx real time)\n",
 	    (unsigned long long)nout_total, plan->ntrials, seconds,
 	    adds / seconds / 1e9, nout_total * h->tsamp / seconds);
-	if (smear > 0)
+	fprintf(stderr, "sps-dedisperse: streaming %.2f s after %.2f s of "
+	    "setup (%.1fx real time)\n", streaming, seconds - streaming,
+	    nout_total * h->tsamp / streaming);
+	if (sps_dedisp_algo(dp) == SPS_ALGO_SUBBAND)
 		fprintf(stderr, "sps-dedisperse: sub-band smearing bound "
 		    "%.3g ms (Barsdell et al. 2012, eq. B1)\n", smear * 1e3);
+	else if (sps_dedisp_algo(dp) == SPS_ALGO_TREE_LINEAR)
+		fprintf(stderr, "sps-dedisperse: tree smearing %.3g ms (largest "
+		    "over trials and channels; Barsdell et al. 2012 eq. A4 "
+		    "bound %.3g ms)\n", smear * 1e3,
+		    sps_dedisp_tree_bound(dp) * 1e3);
+	else if (sps_dedisp_algo(dp) == SPS_ALGO_TREE_PADDED)
+		fprintf(stderr, "sps-dedisperse: tree smearing %.3g ms (largest "
+		    "over trials and channels)\n", smear * 1e3);
 	if (nclipped > 0)
 		fprintf(stderr, "sps-dedisperse: %llu values clipped to %d "
 		    "bits\n", nclipped, o->nbits);
 }
 
-/* Read, dedisperse and write block after block; returns base samples
- * written. */
-static uint64_t
-run_blocks(struct sps_reader *r, struct engine *eng, struct sinks *sinks,
-    size_t block, size_t max_delay, float *out, int quiet)
+static void
+show_progress(const struct sps_reader *r, uint64_t nout_total, int quiet)
 {
-	size_t nin = block + max_delay, have = 0;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
+		cli_progress(quiet, (double)r->position / r->nsamples,
+		    nout_total * r->hdr.tsamp);
+}
+
+/* Output samples of a gulp holding `have` spectra: the whole gulp, or at
+ * the end of the data what the largest delay leaves. */
+static size_t
+gulp_output(const struct engine *eng, size_t have, int eof)
+{
+	if (!eof)
+		return eng->gulp;
+	return have > eng->max_delay ? have - eng->max_delay : 0;
+}
+
+/* Write a gulp's output block by block, as the CPU path would. */
+static void
+emit_gulp(struct sinks *sinks, const struct engine *eng, const float *out,
+    size_t nout, uint64_t *nout_total)
+{
+	while (nout > 0) {
+		size_t n = nout < eng->block ? nout : eng->block;
+
+		emit_block(sinks, eng->cpu, out, n, *nout_total == 0);
+		out += sps_dedisp_out_size(eng->cpu, n);
+		*nout_total += n;
+		nout -= n;
+	}
+}
+
+/* CPU: read, dedisperse and write block after block; returns base
+ * samples written. */
+static uint64_t
+run_cpu(struct sps_reader *r, struct engine *eng, struct sinks *sinks,
+    int quiet)
+{
+	size_t nin = eng->block + eng->max_delay, have = 0, nout;
 	uint64_t nout_total = 0;
 	int eof = 0;
 
 	while (!eof) {
-		size_t nout;
-
-		have = fill(r, eng, have, nin, &eof, sinks);
-		nout = eof ? (have > max_delay ? have - max_delay : 0) : block;
-		if (nout == 0)
+		have = fill(r, eng, eng->in[0], have, nin, &eof, sinks);
+		if ((nout = gulp_output(eng, have, eof)) == 0)
 			break;
-		check_or_abort(execute(eng, have, nout, out), sinks);
-		emit_block(sinks, eng->cpu, out, nout, nout_total == 0);
-		nout_total += nout;
-		memmove(eng->in, eng->in + block * eng->unit, max_delay *
-		    eng->unit);
-		have -= block < have ? block : have;
-		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-			cli_progress(quiet, (double)r->position / r->nsamples,
-			    nout_total * r->hdr.tsamp);
+		check_or_abort(sps_dedisp_execute(eng->cpu, (const float *)
+		    (const void *)eng->in[0], have, nout, eng->out[0]), sinks);
+		emit_gulp(sinks, eng, eng->out[0], nout, &nout_total);
+		memmove(eng->in[0], eng->in[0] + eng->block * eng->unit,
+		    eng->max_delay * eng->unit);
+		have -= eng->block < have ? eng->block : have;
+		show_progress(r, nout_total, quiet);
 	}
 	cli_progress_done(quiet);
 	return nout_total;
 }
 
+static void
+wait_and_emit(struct engine *eng, struct sinks *sinks, int slot,
+    size_t nout, uint64_t *nout_total)
+{
+	double ms = 0;
+
+	check_or_abort(sps_gpu_dedisp_wait(eng->gpu, &ms), sinks);
+	eng->kernel_ms += ms;
+	emit_gulp(sinks, eng, eng->out[slot], nout, nout_total);
+}
+
+/* GPU: gulp k is read while gulp k - 1 is on the device and written
+ * while gulp k + 1 is. */
+static uint64_t
+run_gpu(struct sps_reader *r, struct engine *eng, struct sinks *sinks,
+    int quiet)
+{
+	size_t nin = eng->gulp + eng->max_delay, have = 0, nout, pending = 0;
+	uint64_t nout_total = 0;
+	int eof = 0, cur = 0;
+
+	while (!eof) {
+		have = fill(r, eng, eng->in[cur], have, nin, &eof, sinks);
+		if ((nout = gulp_output(eng, have, eof)) == 0)
+			break;
+		check_or_abort(sps_gpu_dedisp_submit(eng->gpu, eng->in[cur],
+		    have, nout, eng->block, eng->out[cur]), sinks);
+		if (pending > 0)
+			wait_and_emit(eng, sinks, !cur, pending, &nout_total);
+		pending = nout;
+		memcpy(eng->in[!cur], eng->in[cur] + eng->gulp * eng->unit,
+		    eng->max_delay * eng->unit);
+		have -= eng->gulp < have ? eng->gulp : have;
+		cur = !cur;
+		show_progress(r, nout_total, quiet);
+	}
+	if (pending > 0)
+		wait_and_emit(eng, sinks, !cur, pending, &nout_total);
+	cli_progress_done(quiet);
+	return nout_total;
+}
+
+static void
+report_gpu(const struct engine *eng, const struct sps_plan *plan,
+    const struct sps_header *h, uint64_t nout_total, int quiet)
+{
+	if (eng->gpu == NULL || quiet)
+		return;
+	fprintf(stderr, "sps-dedisperse: GPU kernels %.3f s (%.2f T "
+	    "additions/s)\n", eng->kernel_ms / 1e3, (double)nout_total *
+	    h->nchans * h->nifs * plan->ntrials / (eng->kernel_ms / 1e3) /
+	    1e12);
+}
+
 int
 main(int argc, char **argv)
 {
-	struct sps_dedisp_opts dopts = { 0, 0, 0 };
-	struct engine eng = { NULL, NULL, NULL, 0, 0 };
+	struct sps_dedisp_opts dopts = { 0, 0, 0, 0 };
+	struct engine eng;
 	struct sps_reader r;
 	struct sps_plan plan;
 	struct options o;
 	struct sinks sinks;
 	unsigned char *kill;
-	size_t max_delay, block, nin;
 	uint64_t nout_total;
-	float *out;
 	int fmax_scrunch;
-	double start = cli_now();
+	double start = cli_now(), streaming;
 
 	cli_init("sps-dedisperse");
 	parse_options(&o, argc, argv);
+	memset(&eng, 0, sizeof(eng));
 	cli_check(sps_reader_open(&r, o.input), NULL);
 	if (r.hdr.sps_dmtime || r.hdr.sps_order != 0)
 		errx(1, "%s: not time-major filterbank data", r.name);
@@ -723,48 +955,42 @@ main(int argc, char **argv)
 	dopts.nthreads = o.threads;
 	dopts.nsub = o.nsub;
 	dopts.group = o.group;
+	dopts.algo = o.algo;
 	cli_check(sps_dedisp_create(&eng.cpu, &r.hdr, plan.dm, plan.scrunch,
 	    (int)plan.ntrials, kill, &dopts), NULL);
-	max_delay = sps_dedisp_max_delay(eng.cpu);
+	eng.max_delay = sps_dedisp_max_delay(eng.cpu);
 	fmax_scrunch = sps_dedisp_max_scrunch(eng.cpu);
-	block = ((size_t)o.block + fmax_scrunch - 1) / fmax_scrunch *
+	eng.block = ((size_t)o.block + fmax_scrunch - 1) / fmax_scrunch *
 	    fmax_scrunch;
-	nin = block + max_delay;
-	if (r.nsamples != SPS_NSAMPLES_UNKNOWN && r.nsamples <= max_delay)
+	if (r.nsamples != SPS_NSAMPLES_UNKNOWN && r.nsamples <= eng.max_delay)
 		errx(1, "%s: %llu samples do not reach past the largest delay "
 		    "of the plan (%zu samples)", r.name,
-		    (unsigned long long)r.nsamples, max_delay);
-	choose_engine(&eng, &o, &r, &plan, kill, nin, block);
+		    (unsigned long long)r.nsamples, eng.max_delay);
+	choose_engine(&eng, &o, &r, &plan, kill);
 	if (eng.gpu == NULL)
-		reserve_memory(eng.cpu, nin, block, sps_spectrum_values(&r.hdr),
-		    &o, (int)plan.ntrials);
-	eng.in = malloc(nin * eng.unit);
-	out = malloc(sps_dedisp_out_size(eng.cpu, block) * sizeof(float) + 1);
-	if (eng.in == NULL || out == NULL)
-		errx(1, "out of memory for blocks of %zu samples", nin);
-	open_sinks(&sinks, &o, &r, &plan, block, max_delay);
-	nout_total = run_blocks(&r, &eng, &sinks, block, max_delay, out,
-	    o.quiet);
+		reserve_memory(eng.cpu, eng.block + eng.max_delay, eng.block,
+		    sps_spectrum_values(&r.hdr), &o, (int)plan.ntrials);
+	alloc_buffers(&eng, eng.gpu != NULL ? 2 : 1);
+	open_sinks(&sinks, &o, &r, &plan, eng.block, eng.max_delay);
+	streaming = cli_now();
+	nout_total = eng.gpu != NULL ? run_gpu(&r, &eng, &sinks, o.quiet) :
+	    run_cpu(&r, &eng, &sinks, o.quiet);
 	if (nout_total == 0) {
 		abort_sinks(&sinks);
 		errx(1, "%s: %llu samples do not reach past the largest delay "
 		    "of the plan (%zu samples)", r.name,
-		    (unsigned long long)r.position, max_delay);
+		    (unsigned long long)r.position, eng.max_delay);
 	}
 	close_sinks(&sinks, &o, &r.hdr);
-	report(&o, &plan, &r.hdr, nout_total, cli_now() - start, sinks.nclipped,
-	    sps_dedisp_smear_bound(eng.cpu));
-	if (eng.gpu != NULL && !o.quiet)
-		fprintf(stderr, "sps-dedisperse: GPU kernels %.3f s (%.2f T "
-		    "additions/s)\n", eng.kernel_ms / 1e3, (double)nout_total *
-		    r.hdr.nchans * r.hdr.nifs * plan.ntrials /
-		    (eng.kernel_ms / 1e3) / 1e12);
+	streaming = cli_now() - streaming;
+	report(&o, &plan, &r.hdr, nout_total, cli_now() - start, streaming,
+	    sinks.nclipped, eng.cpu);
+	report_gpu(&eng, &plan, &r.hdr, nout_total, o.quiet);
+	free_buffers(&eng);
 	sps_gpu_dedisp_free(eng.gpu);
 	sps_dedisp_free(eng.cpu);
 	sps_plan_free(&plan);
 	sps_reader_close(&r);
 	free(kill);
-	free(eng.in);
-	free(out);
 	return 0;
 }
