@@ -33,15 +33,16 @@ struct gpu_tree {
  * tile of FUSED_TILE samples needs M - 1 more of each slot (the delays
  * leak forward), and each step leaves valid half a block fewer.  Values
  * past the row's end are 0, so every sum equals that of the step-by-step
- * kernels bit for bit. */
-template <typename T, int M>
+ * kernels bit for bit.  8-bit rows sum in 16-bit integers (M * 255 <
+ * 2^16: exact, as the float sums are), which halves the shared memory. */
+template <typename T, typename A, int M>
 __global__ static void __launch_bounds__(TREE_THREADS)
 tree_fused(const T *rows, size_t row_stride, size_t len, const int *slot_live,
     const int *inst_band, const int *inst_pass, int width, float *x,
     size_t stride)
 {
-	extern __shared__ float sm[];
-	float *a = sm, *b = sm + M * FUSED_SPAN, *swap;
+	extern __shared__ __align__(16) unsigned char bytes[];
+	A *a = (A *)bytes, *b = a + M * FUSED_SPAN, *swap;
 	size_t t0 = (size_t)blockIdx.x * FUSED_TILE;
 	int inst = blockIdx.y / (width / M), first = blockIdx.y % (width / M) * M;
 	int band = inst_band[inst], pass = inst_pass[inst], idx, l;
@@ -53,7 +54,7 @@ tree_fused(const T *rows, size_t row_stride, size_t len, const int *slot_live,
 		size_t t = t0 + u, at = t + (size_t)pass * (first + j);
 
 		a[idx] = c >= 0 && t < len && at < len ?
-		    (float)rows[(size_t)c * row_stride + at] : 0.0f;
+		    (A)rows[(size_t)c * row_stride + at] : (A)0;
 	}
 	__syncthreads();
 	for (l = 0; (1 << l) < M; l++) {
@@ -63,11 +64,12 @@ tree_fused(const T *rows, size_t row_stride, size_t len, const int *slot_live,
 		for (idx = threadIdx.x; idx < M / 2 * valid; idx += blockDim.x) {
 			int q = idx / valid, u = idx % valid;
 			int base = (q >> l) * 2 * half, h = q & (half - 1);
-			const float *bot = a + (base + half + h) * FUSED_SPAN + u;
-			float top = a[(base + h) * FUSED_SPAN + u];
+			const A *bot = a + (base + half + h) * FUSED_SPAN + u;
+			A top = a[(base + h) * FUSED_SPAN + u];
 
-			b[(base + 2 * h) * FUSED_SPAN + u] = top + bot[h];
-			b[(base + 2 * h + 1) * FUSED_SPAN + u] = top + bot[h + 1];
+			b[(base + 2 * h) * FUSED_SPAN + u] = (A)(top + bot[h]);
+			b[(base + 2 * h + 1) * FUSED_SPAN + u] = (A)(top +
+			    bot[h + 1]);
 		}
 		__syncthreads();
 		swap = a;
@@ -80,7 +82,7 @@ tree_fused(const T *rows, size_t row_stride, size_t len, const int *slot_live,
 
 		if (t < len)
 			x[((size_t)inst * width + first + j) * stride + t] =
-			    a[j * FUSED_SPAN + u];
+			    (float)a[j * FUSED_SPAN + u];
 	}
 }
 
@@ -290,20 +292,23 @@ launch_fused(struct sps_gpu_dedisp *p, int k, size_t len, float *x)
 	if (nblocks > 65535)
 		return sps_fail(SPS_EUSAGE, "%d tree blocks exceed the grid",
 		    nblocks);
+	static_assert(FUSED_SLOTS * 255 < 65536, "16-bit tree sums overflow");
 	if (is_u8) {
-		CHECK(cudaFuncSetAttribute(tree_fused<unsigned char, M>,
+		smem /= 2;
+		CHECK(cudaFuncSetAttribute(tree_fused<unsigned char,
+		    unsigned short, M>,
 		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_fused<unsigned char, M><<<grid, TREE_THREADS, smem,
-		    p->s_run>>>((const unsigned char *)rows, p->stride[0], len,
+		tree_fused<unsigned char, unsigned short, M><<<grid,
+		    TREE_THREADS, smem, p->s_run>>>((const unsigned char *)rows,
+		    p->stride[0], len, g->d_slot_live, g->d_inst_band[k],
+		    g->d_inst_pass[k], g->width, x, g->stride);
+	} else {
+		CHECK(cudaFuncSetAttribute(tree_fused<float, float, M>,
+		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		tree_fused<float, float, M><<<grid, TREE_THREADS, smem,
+		    p->s_run>>>((const float *)rows, p->stride[k], len,
 		    g->d_slot_live, g->d_inst_band[k], g->d_inst_pass[k],
 		    g->width, x, g->stride);
-	} else {
-		CHECK(cudaFuncSetAttribute(tree_fused<float, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_fused<float, M><<<grid, TREE_THREADS, smem, p->s_run>>>(
-		    (const float *)rows, p->stride[k], len, g->d_slot_live,
-		    g->d_inst_band[k], g->d_inst_pass[k], g->width, x,
-		    g->stride);
 	}
 	CHECK_LAUNCH("tree_fused");
 	return SPS_OK;
