@@ -398,3 +398,15 @@ json_valid() {
 	run -2 sps-header -o x.fil "$DATA/tutorial.fil"
 	run -2 sps-header --devices "$DATA/tutorial.fil"
 }
+
+@test "sps-header: every tool run by its path names itself, not the path, in getopt's messages" {
+	local t path
+	for t in sps-header sps-fake sps-filterbank sps-cornerturn \
+	    sps-tscrunch sps-plan sps-dedisperse sps-boxcar sps-peaks; do
+		path=$(command -v "$t")
+		[[ "$path" == */* ]] || fail "$t is not on PATH"
+		run -2 --separate-stderr "$path" --no-such-option
+		[[ "${stderr%%$'\n'*}" == "$t: unrecognized option '--no-such-option'" ]] ||
+		    fail "$t: first line '${stderr%%$'\n'*}'"
+	done
+}

@@ -17,9 +17,10 @@ static const char *progname = "sps";
 static int progress_shown;
 
 void
-cli_init(const char *name)
+cli_init(const char *name, char **argv)
 {
 	progname = name;
+	argv[0] = (char *)name;	/* getopt names the program after it */
 	signal(SIGPIPE, SIG_IGN);
 	cli_progress_start();
 }

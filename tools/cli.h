@@ -42,8 +42,9 @@ struct sps_writer;
 void cli_output_fail(struct sps_writer *w) __attribute__((noreturn));
 
 /* Ignore SIGPIPE so a closed pipe is a write error we report, and set the
- * program name used in messages. */
-void cli_init(const char *name);
+ * program name used in messages, argv[0] included (getopt's own messages
+ * name the program after it, which may be a path). */
+void cli_init(const char *name, char **argv);
 
 /* Progress on stderr: "sps-NAME: 42% (3.1x real time)" at most once a
  * second; silent when quiet.  cli_progress_done ends the line. */

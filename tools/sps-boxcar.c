@@ -916,7 +916,7 @@ main(int argc, char **argv)
 {
 	struct run r;
 
-	cli_init("sps-boxcar");
+	cli_init("sps-boxcar", argv);
 	memset(&r, 0, sizeof(r));
 	parse_options(&r.o, argc, argv);
 	if (r.o.threads > 0)

@@ -325,7 +325,7 @@ main(int argc, char **argv)
 	size_t hdrlen, block;
 	uint64_t nsamples;
 
-	cli_init("sps-cornerturn");
+	cli_init("sps-cornerturn", argv);
 	parse_options(argc, argv, &opt);
 	open_source(&src, opt.input);
 	if (src.shape.order == SPS_ORDER_DMTIME ||

@@ -944,7 +944,7 @@ main(int argc, char **argv)
 	int fmax_scrunch;
 	double start = cli_now(), streaming;
 
-	cli_init("sps-dedisperse");
+	cli_init("sps-dedisperse", argv);
 	parse_options(&o, argc, argv);
 	memset(&eng, 0, sizeof(eng));
 	cli_check(sps_reader_open(&r, o.input), NULL);

@@ -532,7 +532,7 @@ main(int argc, char **argv)
 	struct options o;
 	int status;
 
-	cli_init("sps-fake");
+	cli_init("sps-fake", argv);
 	parse_options(argc, argv, &o);
 	status = o.inject != NULL ? inject(&o) : generate(&o);
 	free(o.specs);

@@ -733,7 +733,7 @@ main(int argc, char **argv)
 	unsigned long long clipped;
 	uint64_t done;
 
-	cli_init("sps-filterbank");
+	cli_init("sps-filterbank", argv);
 	parse_options(argc, argv, &opt);
 	open_input(&r, &opt);
 	print_input(&r, &opt);

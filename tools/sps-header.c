@@ -1055,7 +1055,7 @@ main(int argc, char **argv)
 	struct options opt;
 	struct sps_reader r;
 
-	cli_init("sps-header");
+	cli_init("sps-header", argv);
 	parse_options(argc, argv, &opt);
 	if (opt.devices)
 		return list_devices();

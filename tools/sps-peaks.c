@@ -525,7 +525,7 @@ main(int argc, char **argv)
 	const char *name;
 	FILE *in;
 
-	cli_init("sps-peaks");
+	cli_init("sps-peaks", argv);
 	atexit(remove_unfinished);
 	parse_options(&o, argc, argv);
 	in = open_input(o.input, &name);

@@ -677,7 +677,7 @@ main(int argc, char **argv)
 	double nsamples = -1;
 	int nlines = 0;
 
-	cli_init("sps-plan");
+	cli_init("sps-plan", argv);
 	parse_options(argc, argv, &opt);
 	sps_plan_init(&plan);
 	if (opt.mode == MODE_LIST)

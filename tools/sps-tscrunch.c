@@ -171,7 +171,7 @@ main(int argc, char **argv)
 	struct options opt;
 	uint64_t nin, nout;
 
-	cli_init("sps-tscrunch");
+	cli_init("sps-tscrunch", argv);
 	parse_options(argc, argv, &opt);
 	cli_check(sps_reader_open_many(&r, opt.inputs, opt.ninputs), NULL);
 	check_input(&r);
