@@ -1,6 +1,9 @@
 /* events.c: the text event stream (events.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,43 +49,81 @@ copy_word(char *dst, size_t len, const char *src)
 	dst[strcspn(dst, "\r\n")] = '\0';
 }
 
-static void
+/* The header's keys and where their values go. */
+enum field_kind { TEXT, REAL, COUNT, COUNT64 };
+#define FIELD(key, kind) { #key, kind, offsetof(struct sps_events_meta, \
+	key), sizeof(((struct sps_events_meta *)0)->key) }
+static const struct header_field {
+	const char	*key;
+	enum field_kind	 kind;
+	size_t		 at, size;
+} header_fields[] = {
+	FIELD(input, TEXT), FIELD(source_name, TEXT), FIELD(algorithm, TEXT),
+	FIELD(tstart, REAL), FIELD(tsamp, REAL), FIELD(fch1, REAL),
+	FIELD(foff, REAL), FIELD(dm_lo, REAL), FIELD(dm_hi, REAL),
+	FIELD(threshold, REAL), FIELD(nchans, COUNT), FIELD(ndms, COUNT),
+	FIELD(max_width, COUNT), FIELD(nsamples, COUNT64),
+};
+
+/* A header number: the whole value (up to the line's end) is one finite
+ * number, and a count is a whole one in range, or the header is
+ * corrupt. */
+static enum sps_err
+header_number(const struct header_field *hf, const char *value, double *v)
+{
+	double most = hf->kind == COUNT ? INT_MAX : 0x1p62;
+	char *end;
+
+	errno = 0;
+	*v = strtod(value, &end);
+	end += strspn(end, " \t\r\n");
+	if (end == value || *end != '\0' || errno != 0 || !isfinite(*v))
+		return sps_fail(SPS_EFORMAT, "event stream header: %s '%.*s' "
+		    "is not a number", hf->key, (int)strcspn(value, "\r\n"),
+		    value);
+	if (hf->kind != REAL && (*v < 0 || *v > most || *v != floor(*v)))
+		return sps_fail(SPS_EFORMAT, "event stream header: %s %g is not "
+		    "a count from 0 to %g", hf->key, *v, most);
+	return SPS_OK;
+}
+
+/* Unknown keys are skipped (later versions may add some). */
+static enum sps_err
 header_line(struct sps_events_meta *m, const char *key, const char *value)
 {
-	if (strcmp(key, "input") == 0)
-		copy_word(m->input, sizeof(m->input), value);
-	else if (strcmp(key, "source_name") == 0)
-		copy_word(m->source_name, sizeof(m->source_name), value);
-	else if (strcmp(key, "algorithm") == 0)
-		copy_word(m->algorithm, sizeof(m->algorithm), value);
-	else if (strcmp(key, "tstart") == 0)
-		m->tstart = strtod(value, NULL);
-	else if (strcmp(key, "tsamp") == 0)
-		m->tsamp = strtod(value, NULL);
-	else if (strcmp(key, "fch1") == 0)
-		m->fch1 = strtod(value, NULL);
-	else if (strcmp(key, "foff") == 0)
-		m->foff = strtod(value, NULL);
-	else if (strcmp(key, "nchans") == 0)
-		m->nchans = atoi(value);
-	else if (strcmp(key, "ndms") == 0)
-		m->ndms = atoi(value);
-	else if (strcmp(key, "dm_lo") == 0)
-		m->dm_lo = strtod(value, NULL);
-	else if (strcmp(key, "dm_hi") == 0)
-		m->dm_hi = strtod(value, NULL);
-	else if (strcmp(key, "nsamples") == 0)
-		m->nsamples = strtoull(value, NULL, 10);
-	else if (strcmp(key, "threshold") == 0)
-		m->threshold = strtod(value, NULL);
-	else if (strcmp(key, "max_width") == 0)
-		m->max_width = atoi(value);
+	const struct header_field *hf;
+	char *dst;
+	enum sps_err e;
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(header_fields) / sizeof(header_fields[0]); i++) {
+		hf = &header_fields[i];
+		dst = (char *)m + hf->at;
+		if (strcmp(key, hf->key) != 0)
+			continue;
+		if (hf->kind == TEXT) {
+			copy_word(dst, hf->size, value);
+			return SPS_OK;
+		}
+		if ((e = header_number(hf, value, &v)) != SPS_OK)
+			return e;
+		if (hf->kind == REAL)
+			*(double *)(void *)dst = v;
+		else if (hf->kind == COUNT)
+			*(int *)(void *)dst = (int)v;
+		else
+			*(uint64_t *)(void *)dst = (uint64_t)v;
+		return SPS_OK;
+	}
+	return SPS_OK;
 }
 
 enum sps_err
 sps_events_read_header(FILE *f, struct sps_events_meta *m)
 {
 	char line[512], key[64];
+	enum sps_err e;
 	int n;
 
 	memset(m, 0, sizeof(*m));
@@ -96,7 +137,8 @@ sps_events_read_header(FILE *f, struct sps_events_meta *m)
 		if (sscanf(line, "# %63s %n", key, &n) != 1)
 			return sps_fail(SPS_EFORMAT, "event stream header: bad "
 			    "line '%.40s'", line);
-		header_line(m, key, line + n);
+		if ((e = header_line(m, key, line + n)) != SPS_OK)
+			return e;
 	}
 	return sps_fail(SPS_ETRUNC, "event stream ends inside its header");
 }

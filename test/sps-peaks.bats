@@ -355,6 +355,18 @@ bad_input() {
 	    "$BATS_TEST_TMPDIR/h.ev"
 }
 
+@test "sps-peaks: a header number that is not a number, or a count that is not whole, is an error" {
+	header | sed 's/^# tsamp 0.001$/# tsamp 1ms/' >"$BATS_TEST_TMPDIR/h.ev"
+	bad_input ".*h.ev: event stream header: tsamp '1ms' is not a number" \
+	    "$BATS_TEST_TMPDIR/h.ev"
+	header | sed 's/^# nchans 8$/# nchans 8.5/' >"$BATS_TEST_TMPDIR/h.ev"
+	bad_input ".*h.ev: event stream header: nchans 8.5 is not a count" \
+	    "$BATS_TEST_TMPDIR/h.ev"
+	header | sed 's/^# ndms 100$/# ndms -3/' >"$BATS_TEST_TMPDIR/h.ev"
+	bad_input ".*h.ev: event stream header: ndms -3 is not a count" \
+	    "$BATS_TEST_TMPDIR/h.ev"
+}
+
 @test "sps-peaks: a garbled event line is an error naming the event" {
 	{ header; event 5 1000 4 7; echo "5 3.75 abc 1.0 4 7"; event 5 3000 4 7; } \
 	    >"$BATS_TEST_TMPDIR/g.ev"
