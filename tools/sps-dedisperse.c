@@ -628,16 +628,21 @@ fill(struct sps_reader *r, const struct engine *eng, unsigned char *in,
 	return have;
 }
 
+/* Host memory of the GPU path: two gulps of raw input and of output. */
+static double
+pinned_bytes(const struct engine *eng, size_t gulp)
+{
+	return 2.0 * ((double)(gulp + eng->max_delay) * eng->unit + (double)
+	    sps_dedisp_out_size(eng->cpu, gulp) * sizeof(float));
+}
+
 /* Is the plan of this gulp too big for the device or for the host? */
 static int
-too_big(const struct engine *eng, size_t free_dev, size_t host_avail,
-    size_t nin, size_t gulp)
+too_big(const struct engine *eng, size_t free_dev, size_t host_avail)
 {
-	double host = 2.0 * ((double)nin * eng->unit + (double)
-	    sps_dedisp_out_size(eng->cpu, gulp) * sizeof(float));
-
 	return (double)sps_gpu_dedisp_memory(eng->gpu) > 0.75 * free_dev ||
-	    (host_avail > 0 && host > 0.5 * host_avail);
+	    (host_avail > 0 && pinned_bytes(eng, eng->gulp) > 0.5 *
+	    host_avail);
 }
 
 /* The gulp to aim for: several per file, so that the copies and the
@@ -698,7 +703,7 @@ make_gpu_plan(struct engine *eng, const struct options *o,
 			sps_tree_tables_free(&t);
 		}
 		if (fixed || eng->gulp == eng->block || (e == SPS_OK &&
-		    !too_big(eng, free_dev, host, nin, eng->gulp)))
+		    !too_big(eng, free_dev, host)))
 			return e;
 		sps_gpu_dedisp_free(eng->gpu);
 		eng->gpu = NULL;
@@ -760,24 +765,23 @@ choose_engine(struct engine *eng, const struct options *o,
 	if (o->gpu == 0 || (o->gpu < 0 && sps_device_list(&dev, 1, &n) !=
 	    SPS_OK))
 		return;
+	eng->unit = sps_spectrum_bytes(&r->hdr);	/* raw bytes go over */
 	if ((e = make_gpu_plan(eng, o, r, plan, kill, o->gulp_fixed)) !=
 	    SPS_OK) {
 		sps_gpu_dedisp_free(eng->gpu);
 		eng->gpu = NULL;
 		eng->gulp = eng->block;
+		eng->unit = sps_spectrum_values(&r->hdr) * sizeof(float);
 		if (o->gpu == 1)
 			errx(1, "GPU %d: %s", o->device, sps_errmsg());
 		return;
 	}
-	eng->unit = sps_spectrum_bytes(&r->hdr);
 	if (!o->quiet)
 		fprintf(stderr, "sps-dedisperse: %zu trials, blocks of %zu "
 		    "samples in gulps of %zu + %zu overlap on GPU %d, memory "
 		    "%.0f MB (host, page-locked) and %.0f MB (GPU)\n",
 		    plan->ntrials, eng->block, eng->gulp, eng->max_delay,
-		    o->device, 2.0 * ((double)(eng->gulp + eng->max_delay) *
-		    eng->unit + (double)sps_dedisp_out_size(eng->cpu,
-		    eng->gulp) * sizeof(float)) / 1048576,
+		    o->device, pinned_bytes(eng, eng->gulp) / 1048576,
 		    (double)sps_gpu_dedisp_memory(eng->gpu) / 1048576);
 }
 
