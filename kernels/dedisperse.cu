@@ -1,7 +1,7 @@
 /* dedisperse.cu: dedispersion on the GPU (see lib/gpu.h): unpacking,
  * scrunching, the direct and sub-band kernels, and the queue of blocks
  * on three streams; the trees are in tree.cu.  The CPU reference is
- * lib/dedisperse.c (and lib/subband.c). */
+ * lib/dedisperse.c; sub-band is in subband.cu, the trees in tree.cu. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,8 +19,6 @@ extern "C" {
 #define TILE		32	/* unpack tile: samples x channels */
 #define F32_SAMPLES	8	/* samples per thread, float kernel */
 #define F32_TRIALS	8	/* blockDim.y of the float kernel */
-#define LANE_CHANNELS	256	/* 16-bit lanes widen after this many */
-#define NCOPIES		16	/* shifted copies of the 8-bit rows */
 
 enum sps_err
 gpu_cuda_fail(cudaError_t code, const char *what)
@@ -129,34 +127,6 @@ shift_copies(unsigned *words, size_t copy_words)
 		    a < copy_words ? words[a] : 0,
 		    b < copy_words ? words[b] : 0, 8 * (r % 4));
 	}
-}
-
-/* The even and odd bytes of x as two 16-bit lanes each. */
-__device__ static unsigned
-even_bytes(unsigned x)
-{
-	return __byte_perm(x, 0, 0x4240);
-}
-
-__device__ static unsigned
-odd_bytes(unsigned x)
-{
-	return __byte_perm(x, 0, 0x4341);
-}
-
-/* Lanes of the four words of v added to the accumulators of two pairs of
- * 16-bit lanes per word (even and odd bytes). */
-__device__ static void
-add_vec(uint4 a, uint4 b, unsigned *even, unsigned *odd)
-{
-	even[0] += even_bytes(a.x) + even_bytes(b.x);
-	odd[0] += odd_bytes(a.x) + odd_bytes(b.x);
-	even[1] += even_bytes(a.y) + even_bytes(b.y);
-	odd[1] += odd_bytes(a.y) + odd_bytes(b.y);
-	even[2] += even_bytes(a.z) + even_bytes(b.z);
-	odd[2] += odd_bytes(a.z) + odd_bytes(b.z);
-	even[3] += even_bytes(a.w) + even_bytes(b.w);
-	odd[3] += odd_bytes(a.w) + odd_bytes(b.w);
 }
 
 /* 8-bit rows: lane k of a warp sums 16-byte vectors k, k + 32, ... (V of
@@ -320,65 +290,6 @@ gather_sum_f32(const float *rows, size_t stride, const int *rowmap,
 			out[out_index(o, d, f, t + 32 * (size_t)i)] = acc[i];
 }
 
-/* Sub-band step 1 on 8-bit rows: warp w of a block sums, for its band,
- * 512 samples as the direct 8-bit kernel does (16-byte vectors from the
- * shifted copies, 16-bit lanes widened every LANE_CHANNELS channels);
- * integer sums, so equal to the float sums of subband.c wherever those
- * are exact. */
-__global__ static void __launch_bounds__(256)
-subband_step1_u8(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
-    const int *step1, const int *band_first, size_t len, float *x)
-{
-	unsigned even[4], odd[4], sums[16];
-	int b = blockIdx.y, lane = threadIdx.x % 32, c, c1, i, k;
-	size_t v0 = ((size_t)blockIdx.x * 8 + threadIdx.x / 32) * 32 + lane;
-
-	if (16 * (v0 - lane) >= len)	/* the warp's reads stay in ROW_PAD */
-		return;
-	for (i = 0; i < 4; i++)
-		even[i] = odd[i] = 0;
-	for (i = 0; i < 16; i++)
-		sums[i] = 0;
-	for (c = band_first[b]; c < band_first[b + 1]; c = c1) {
-		c1 = min(c + LANE_CHANNELS, band_first[b + 1]);
-		for (; c < c1; c++) {
-			int sh = __ldg(step1 + c);
-			uint4 v = __ldg(vecs + (size_t)(sh % NCOPIES) * copy_vecs +
-			    (size_t)c * row_vecs + (size_t)(sh / NCOPIES) + v0);
-
-			add_vec(v, make_uint4(0, 0, 0, 0), even, odd);
-		}
-		for (i = 0; i < 4; i++) {
-			sums[4 * i] += even[i] & 0xffff;
-			sums[4 * i + 1] += odd[i] & 0xffff;
-			sums[4 * i + 2] += even[i] >> 16;
-			sums[4 * i + 3] += odd[i] >> 16;
-			even[i] = odd[i] = 0;
-		}
-	}
-	for (k = 0; k < 16; k++)
-		if (16 * v0 + k < len)
-			x[(size_t)b * len + 16 * v0 + k] = (float)sums[k];
-}
-
-/* Sub-band step 1: each band's channels summed at the group's nominal
- * DM, in channel order (as subband.c sums them). */
-template <typename T>
-__global__ static void
-subband_step1(const T *rows, size_t stride, const int *step1,
-    const int *band_first, size_t len, float *x)
-{
-	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	int b = blockIdx.y, c;
-	float acc = 0;
-
-	if (t >= len)
-		return;
-	for (c = band_first[b]; c < band_first[b + 1]; c++)
-		acc += (float)rows[(size_t)c * stride + t + step1[c]];
-	x[(size_t)b * len + t] = acc;
-}
-
 static enum sps_err
 plan_channels(struct sps_gpu_dedisp *p, const struct sps_header *h,
     const unsigned char *kill, int *live, double *freq, double *fref)
@@ -430,12 +341,15 @@ static const struct u8_tile {
 	int		vecs, trials, chans, minb;
 	u8_kernel	kernel;
 } u8_tiles[] = {
-	{ 1, 32, 8, 1, dedisperse_u8<1, 32, 8, 1> },	/* 15.2 T/s */
+	{ 1, 32, 16, 1, dedisperse_u8<1, 32, 16, 1> },	/* 15.5 T/s */
 	{ 1, 8, 4, 1, dedisperse_u8<1, 8, 4, 1> },	/* for few trials */
-	{ 1, 32, 4, 1, dedisperse_u8<1, 32, 4, 1> },	/* 14.9 */
+	{ 1, 32, 12, 1, dedisperse_u8<1, 32, 12, 1> },	/* 15.4 */
+	{ 1, 32, 8, 1, dedisperse_u8<1, 32, 8, 1> },	/* 15.1 */
+	{ 1, 32, 4, 1, dedisperse_u8<1, 32, 4, 1> },	/* 14.8 */
 	{ 1, 16, 8, 2, dedisperse_u8<1, 16, 8, 2> },	/* 12.6 */
-	{ 1, 16, 4, 1, dedisperse_u8<1, 16, 4, 1> },	/* 10.8 */
+	{ 2, 16, 8, 1, dedisperse_u8<2, 16, 8, 1> },	/* 11.6 */
 	{ 2, 8, 4, 1, dedisperse_u8<2, 8, 4, 1> },	/* 11.3 */
+	{ 1, 16, 4, 1, dedisperse_u8<1, 16, 4, 1> },	/* 10.8 */
 };
 #define NTILES (int)(sizeof(u8_tiles) / sizeof(u8_tiles[0]))
 
@@ -557,6 +471,8 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		e = sps_fail(SPS_ENOMEM, "out of memory");
 	if (e == SPS_OK)
 		e = upload_tables(p, live, shifts);
+	if (e == SPS_OK && p->u8_rows)
+		e = gpu_direct_plan(p, shifts);
 	free(live);
 	free(freq);
 	free(shifts);
@@ -665,48 +581,6 @@ drop_copies(struct sps_gpu_dedisp *p)
 }
 
 extern "C" enum sps_err
-sps_gpu_dedisp_subband(struct sps_gpu_dedisp *p,
-    const struct sps_subband_tables *t)
-{
-	size_t most = 0;
-	enum sps_err e;
-	int g;
-
-	CHECK(cudaSetDevice(p->dev));
-
-	p->nsub = t->nsub;
-	p->ngroups = t->ngroups;
-	p->group_start = (int *)malloc((t->ngroups + 1) * sizeof(int));
-	p->span = (size_t *)malloc(t->ngroups * sizeof(size_t));
-	if (p->group_start == NULL || p->span == NULL)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	memcpy(p->group_start, t->group_start, (t->ngroups + 1) * sizeof(int));
-	memcpy(p->span, t->span, t->ngroups * sizeof(size_t));
-	for (g = 0; g < t->ngroups; g++) {
-		size_t len = p->nout / p->scrunch[t->group_start[g]] +
-		    t->span[g] + ROW_PAD;
-
-		most = len > most ? len : most;
-	}
-	if ((e = gpu_alloc(p, (void **)&p->d_step1, (size_t)t->ngroups *
-	    t->nlive * sizeof(int), "step-1 shifts")) != SPS_OK ||
-	    (e = gpu_alloc(p, (void **)&p->d_step2, (size_t)t->ndms *
-	    t->nsub * sizeof(int), "step-2 shifts")) != SPS_OK ||
-	    (e = gpu_alloc(p, (void **)&p->d_band_first, (t->nsub + 1) *
-	    sizeof(int), "bands")) != SPS_OK ||
-	    (e = gpu_alloc(p, (void **)&p->d_x, most * t->nsub *
-	    sizeof(float), "band series")) != SPS_OK)
-		return e;
-	CHECK(cudaMemcpy(p->d_step1, t->step1, (size_t)t->ngroups * t->nlive *
-	    sizeof(int), cudaMemcpyHostToDevice));
-	CHECK(cudaMemcpy(p->d_step2, t->step2, (size_t)t->ndms * t->nsub *
-	    sizeof(int), cudaMemcpyHostToDevice));
-	CHECK(cudaMemcpy(p->d_band_first, t->band_first, (t->nsub + 1) *
-	    sizeof(int), cudaMemcpyHostToDevice));
-	return SPS_OK;
-}
-
-extern "C" enum sps_err
 sps_gpu_dedisp_tree(struct sps_gpu_dedisp *p, const struct sps_tree_tables *t)
 {
 	enum sps_err e;
@@ -734,45 +608,6 @@ gpu_gather_sum(struct sps_gpu_dedisp *p, const float *rows, size_t stride,
 	gather_sum_f32<<<g, b, 0, p->s_run>>>(rows, stride, rowmap, shifts, nc,
 	    d0, d1, f, n, out, *o);
 	CHECK_LAUNCH("gather_sum_f32");
-	return SPS_OK;
-}
-
-/* Each group: step 1 into the band series, step 2 by the float kernel
- * with the bands as its channels. */
-static enum sps_err
-run_subband(struct sps_gpu_dedisp *p, size_t nout, float *d_out,
-    const struct out_layout *o)
-{
-	enum sps_err e;
-	int g, is_u8;
-
-	for (g = 0; g < p->ngroups; g++) {
-		int d0 = p->group_start[g], d1 = p->group_start[g + 1];
-		int f = p->scrunch[d0], lev = gpu_log2(f);
-		size_t n = nout / f, len = n + p->span[g];
-		const int *s1 = p->d_step1 + (size_t)g * p->nlive;
-		const void *rows = gpu_level_rows(p, lev, &is_u8);
-		dim3 g1((unsigned)((len + 255) / 256), (unsigned)p->nsub);
-
-		if (n == 0)
-			continue;
-		if (is_u8) {
-			dim3 gv((unsigned)((len + 4095) / 4096),
-			    (unsigned)p->nsub);
-
-			subband_step1_u8<<<gv, 256, 0, p->s_run>>>(
-			    (const uint4 *)rows, p->copy_words / 4,
-			    p->stride[0] / 16, s1, p->d_band_first, len,
-			    p->d_x);
-		} else
-			subband_step1<float><<<g1, 256, 0, p->s_run>>>(
-			    (const float *)rows, p->stride[lev], s1,
-			    p->d_band_first, len, p->d_x);
-		CHECK_LAUNCH("subband_step1");
-		if ((e = gpu_gather_sum(p, p->d_x, len, NULL, p->d_step2,
-		    p->nsub, d0, d1, f, n, d_out, o)) != SPS_OK)
-			return e;
-	}
 	return SPS_OK;
 }
 
@@ -818,9 +653,9 @@ make_levels(struct sps_gpu_dedisp *p, const unsigned char *d_raw, size_t nin)
 	return SPS_OK;
 }
 
-static enum sps_err
-launch_u8(struct sps_gpu_dedisp *p, int d0, int d1, size_t n, float *d_out,
-    const struct out_layout *o)
+enum sps_err
+gpu_direct_u8_cache(struct sps_gpu_dedisp *p, int d0, int d1, size_t n,
+    float *d_out, const struct out_layout *o)
 {
 	int v = u8_tiles[p->tile].vecs, t = u8_tiles[p->tile].trials;
 	dim3 b(32, t), g((unsigned)((d1 - d0 + t - 1) / t),
@@ -835,7 +670,7 @@ launch_u8(struct sps_gpu_dedisp *p, int d0, int d1, size_t n, float *d_out,
 
 /* Runs of trials with one scrunch factor, each one launch. */
 static enum sps_err
-run_trials(struct sps_gpu_dedisp *p, size_t nout, float *d_out,
+run_trials(struct sps_gpu_dedisp *p, int mode, size_t nout, float *d_out,
     const struct out_layout *o)
 {
 	enum sps_err e = SPS_OK;
@@ -848,7 +683,7 @@ run_trials(struct sps_gpu_dedisp *p, size_t nout, float *d_out,
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)
 			;
 		if (n > 0 && lev == 0 && p->u8_rows)
-			e = launch_u8(p, d0, d1, n, d_out, o);
+			e = gpu_direct_u8(p, mode, d0, d1, n, d_out, o);
 		else if (n > 0)
 			e = gpu_gather_sum(p, p->d_level[lev], p->stride[lev],
 			    NULL, p->d_shifts, p->nlive, d0, d1, f, n, d_out, o);
@@ -870,10 +705,11 @@ run_kernels(struct sps_gpu_dedisp *p, struct gpu_slot *s)
 	CHECK(cudaEventRecord(s->k_start, p->s_run));
 	if (p->tree != NULL)
 		e = gpu_tree_run(p, s->nin, s->nout, s->d_out, &s->layout);
-	else if (p->nsub > 0)
-		e = run_subband(p, s->nout, s->d_out, &s->layout);
+	else if (p->subband != NULL)
+		e = gpu_subband_run(p, s->nout, s->d_out, &s->layout);
 	else
-		e = run_trials(p, s->nout, s->d_out, &s->layout);
+		e = run_trials(p, gpu_direct_path(p), s->nout, s->d_out,
+		    &s->layout);
 	if (e != SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(s->k_stop, p->s_run));
@@ -896,6 +732,42 @@ trial_offsets(const struct sps_gpu_dedisp *p, size_t nout, size_t *at)
 	return total;
 }
 
+#define TRIAL_SAMPLES	8192
+
+/* The trial of the direct kernel's two paths (direct_shared.cu), before
+ * the first gulp: each path over TRIAL_SAMPLES samples of the trials of
+ * scrunch factor 1, twice, the second time timed.  The rows hold zeros,
+ * but integer sums take the same time on any data. */
+static enum sps_err
+tune_direct(struct sps_gpu_dedisp *p)
+{
+	struct gpu_slot *s = &p->slot[0];
+	size_t n = TRIAL_SAMPLES < p->nout ? TRIAL_SAMPLES : p->nout;
+	enum sps_err e;
+	int mode, rep;
+	float ms;
+
+	p->direct_tuned = 1;
+	s->layout.block = n;
+	s->layout.nfull = 1;
+	s->layout.block_floats = trial_offsets(p, n, s->h_offsets);
+	trial_offsets(p, 0, s->h_offsets + p->ndms + 1);
+	CHECK(cudaMemcpy(s->d_offsets, s->h_offsets, 2 * (p->ndms + 1) *
+	    sizeof(size_t), cudaMemcpyHostToDevice));
+	for (mode = DIRECT_CACHE; mode <= DIRECT_SHARED; mode++)
+		for (rep = 0; rep < 2; rep++) {
+			CHECK(cudaEventRecord(s->k_start, p->s_run));
+			if ((e = gpu_direct_u8(p, mode, 0, p->ndms, n, s->d_out,
+			    &s->layout)) != SPS_OK)
+				return e;
+			CHECK(cudaEventRecord(s->k_stop, p->s_run));
+			CHECK(cudaEventSynchronize(s->k_stop));
+			CHECK(cudaEventElapsedTime(&ms, s->k_start, s->k_stop));
+			p->direct_ms[mode] = ms;
+		}
+	return SPS_OK;
+}
+
 extern "C" enum sps_err
 sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
     size_t nin, size_t nout, size_t block, float *out)
@@ -908,6 +780,10 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 		    "the plan's %zu", nin, p->nin);
 	if (p->queued == 2)
 		return sps_fail(SPS_EUSAGE, "two GPU gulps already queued");
+	if (p->d_base != NULL && p->direct_force < 0 && !p->direct_tuned &&
+	    p->tree == NULL && p->subband == NULL && p->queued == 0 &&
+	    (e = tune_direct(p)) != SPS_OK)
+		return e;
 	if (block == 0 || block % (1u << (p->nlevels - 1)) != 0)
 		return sps_fail(SPS_EUSAGE, "block of %zu samples is not a "
 		    "multiple of the largest scrunch factor", block);
@@ -1038,15 +914,11 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 	free_slot(&p->slot[0]);
 	free_slot(&p->slot[1]);
 	gpu_tree_free(p);
+	gpu_direct_free(p);
 	cudaFree(p->d_live);
 	cudaFree(p->d_shifts);
 	cudaFree(p->d_u8);
-	cudaFree(p->d_step1);
-	cudaFree(p->d_step2);
-	cudaFree(p->d_band_first);
-	cudaFree(p->d_x);
-	free(p->group_start);
-	free(p->span);
+	gpu_subband_free(p);
 	for (k = 0; p->d_level != NULL && k < p->nlevels; k++)
 		cudaFree(p->d_level[k]);
 	if (p->s_in != NULL)

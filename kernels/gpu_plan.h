@@ -11,6 +11,22 @@
 #define ROW_PAD		1088	/* bytes past a row's samples: the widest
 				 * 8-bit tile (2 x 512 bytes) reads up to
 				 * here */
+#define LANE_CHANNELS	256	/* 16-bit lanes widen after this many
+				 * (256 * 255 < 2^16) */
+#define NCOPIES		16	/* shifted copies of the 8-bit rows */
+
+/* The even and odd bytes of x as two 16-bit lanes each. */
+__device__ static inline unsigned
+even_bytes(unsigned x)
+{
+	return __byte_perm(x, 0, 0x4240);
+}
+
+__device__ static inline unsigned
+odd_bytes(unsigned x)
+{
+	return __byte_perm(x, 0, 0x4341);
+}
 
 /* Where sample t of trial d (scrunch factor f) of a gulp goes in the
  * output: the gulp is cut into sub-blocks of `block` base samples, each
@@ -45,7 +61,32 @@ struct gpu_slot {
 	cudaEvent_t	 uploaded, k_start, k_stop, downloaded;
 };
 
+/* Lanes of the four words of v added to the accumulators of two pairs of
+ * 16-bit lanes per word (even and odd bytes). */
+__device__ static inline void
+add_vec(uint4 a, uint4 b, unsigned *even, unsigned *odd)
+{
+	even[0] += even_bytes(a.x) + even_bytes(b.x);
+	odd[0] += odd_bytes(a.x) + odd_bytes(b.x);
+	even[1] += even_bytes(a.y) + even_bytes(b.y);
+	odd[1] += odd_bytes(a.y) + odd_bytes(b.y);
+	even[2] += even_bytes(a.z) + even_bytes(b.z);
+	odd[2] += odd_bytes(a.z) + odd_bytes(b.z);
+	even[3] += even_bytes(a.w) + even_bytes(b.w);
+	odd[3] += odd_bytes(a.w) + odd_bytes(b.w);
+}
+
 struct gpu_tree;
+struct gpu_subband;
+
+/* Trials d0 .. d1 - 1 of the 8-bit direct kernel, one launch: through
+ * shared memory, windows of `width` bytes per channel, the channels'
+ * window starts from block base_block of the base table on; or through
+ * the cache (width 0). */
+struct direct_range {
+	int		 d0, d1, width;
+	size_t		 base_block;
+};
 
 struct sps_gpu_dedisp {
 	int		 dev;
@@ -66,15 +107,23 @@ struct sps_gpu_dedisp {
 	cudaStream_t	 s_in, s_run, s_out;
 	struct gpu_slot	 slot[2];
 	int		 queued, head;	/* blocks queued; slot of the oldest */
-	/* sub-band algorithm (nsub > 0) */
-	int		 nsub, ngroups;
-	int		*group_start;	/* host */
-	size_t		*span;		/* host */
-	int		*d_step1, *d_step2, *d_band_first;
-	float		*d_x;		/* one group's band series */
+	/* sub-band algorithm (subband.cu) */
+	struct gpu_subband *subband;
 	/* tree algorithms */
 	struct gpu_tree	*tree;
+	/* the 8-bit direct kernel's launches (direct_shared.cu) */
+	struct direct_range *ranges;
+	int		 nranges;
+	int		*d_base;	/* shared blocks x nlive: window
+					 * starts, 16-byte vectors */
+	int		 smem_optin;	/* bytes of shared memory a block
+					 * may have */
+	int		 direct_force;	/* -1, or the DIRECT_ path forced */
+	int		 direct_tuned;	/* the trial has run */
+	double		 direct_ms[2];	/* each path's time in the trial */
 };
+
+enum { DIRECT_CACHE, DIRECT_SHARED };
 
 enum sps_err gpu_cuda_fail(cudaError_t code, const char *what);
 
@@ -107,6 +156,26 @@ const void *gpu_level_rows(const struct sps_gpu_dedisp *p, int k,
 enum sps_err gpu_gather_sum(struct sps_gpu_dedisp *p, const float *rows,
     size_t stride, const int *rowmap, const int *shifts, int nc, int d0,
     int d1, int f, size_t n, float *out, const struct out_layout *o);
+
+/* The 8-bit direct kernel through the cache (dedisperse.cu), trials d0 ..
+ * d1 - 1. */
+enum sps_err gpu_direct_u8_cache(struct sps_gpu_dedisp *p, int d0, int d1,
+    size_t n, float *out, const struct out_layout *o);
+
+/* direct_shared.cu: the launches of the 8-bit direct kernel from the
+ * host's shift table (ndms x nlive), and the launches themselves over
+ * trials d0 .. d1 - 1 (all of scrunch factor 1). */
+enum sps_err gpu_direct_plan(struct sps_gpu_dedisp *p, const int *shifts);
+enum sps_err gpu_direct_u8(struct sps_gpu_dedisp *p, int mode, int d0,
+    int d1, size_t n, float *out, const struct out_layout *o);
+/* The DIRECT_ path the plan's gulps take. */
+int gpu_direct_path(const struct sps_gpu_dedisp *p);
+void gpu_direct_free(struct sps_gpu_dedisp *p);
+
+/* subband.cu */
+enum sps_err gpu_subband_run(struct sps_gpu_dedisp *p, size_t nout,
+    float *d_out, const struct out_layout *o);
+void gpu_subband_free(struct sps_gpu_dedisp *p);
 
 /* tree.cu */
 enum sps_err gpu_tree_setup(struct sps_gpu_dedisp *p,

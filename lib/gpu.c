@@ -54,6 +54,13 @@ sps_gpu_dedisp_packed_limit(const struct sps_header *h)
 	return 0;
 }
 
+const char *
+sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *plan)
+{
+	(void)plan;
+	return NULL;
+}
+
 size_t
 sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan)
 {

@@ -8,11 +8,14 @@
  * sps_dm_delay_samples (the one delay function; computed on the host).
  * Sums of 8-bit and narrower data run as two 16-bit lanes in a 32-bit
  * word, widened every 256 channels (256 * 255 < 2^16), from 16 copies
- * of the rows shifted by 0-15 bytes so that every load is an aligned
- * 16-byte vector; scrunched levels, 16-bit and 32-bit data sum in
- * float32.  The tile shape of the 8-bit kernel comes from a built-in
- * table (kernels/dedisperse.cu); SPS_GPU_TILE=i in the environment picks
- * entry i instead (for tuning).  Every sum of integers is exact where the CPU's
+ * of the rows shifted by 0-15 bytes so that every load is aligned;
+ * scrunched levels, 16-bit and 32-bit data sum in float32.  The direct
+ * kernel of 8-bit data runs through shared memory (kernels/
+ * direct_shared.cu) or through the cache (kernels/dedisperse.cu),
+ * whichever was faster in a trial before the first gulp, unless
+ * SPS_GPU_DIRECT=cache or shared says; their tile shapes come from
+ * built-in tables (SPS_GPU_TILE=i and SPS_GPU_SHARED_TILE=i pick entry i
+ * instead, for tuning).  Every sum of integers is exact where the CPU's
  * float32 sum is (nchans * nifs * f * (2^nbits - 1) < 2^24), so there
  * the two paths agree bit for bit.
  * A build without CUDA links a stub that answers "built without CUDA". */
@@ -54,6 +57,11 @@ enum sps_err sps_gpu_dedisp_subband(struct sps_gpu_dedisp *plan,
  * as tree.c, so the results are identical. */
 enum sps_err sps_gpu_dedisp_tree(struct sps_gpu_dedisp *plan,
     const struct sps_tree_tables *t);
+
+/* For the summary: the path the direct kernel of 8-bit and narrower
+ * data took ("through the cache, 1.53x as fast as through shared memory
+ * on the first gulps"), or NULL for other data and algorithms. */
+const char *sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *plan);
 
 /* Device memory the plan holds, bytes. */
 size_t sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan);

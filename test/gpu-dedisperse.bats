@@ -81,6 +81,41 @@ same() {
 	same in.fil --dm 0 2000 --block 20000
 }
 
+@test "gpu-dedisperse: the direct kernel through shared memory and through the cache" {
+	need_gpu
+	printf '0\n13.7\n55.5\n101\n250\n600\n1000\n' >wide.txt
+	aux-dedisp gen -b 8 -c 1024 -n 30000 -f 1500 -o -0.25 -t 0.000064 \
+	    >in.fil
+	aux-dedisp gen -b 4 -c 334 -n 20000 -f 1337 -o 0.5 -t 0.0001 >up.fil
+	awk 'BEGIN { for (c = 0; c < 1024; c++) print (c % 7 == 3 ? 0 : 1) }' \
+	    >kill.txt
+	for path in shared cache; do
+		export SPS_GPU_DIRECT=$path
+		same in.fil --dm 0 300 --dm_tol 1.01
+		same in.fil --dm 0 300 --dm_tol 1.01 -k kill.txt --block 5000
+		same in.fil --dm 0 1000 --scrunch --block 8192
+		same in.fil --plan wide.txt
+		same up.fil --dm 0 500 --block 3001
+	done
+}
+
+@test "gpu-dedisperse: the summary names the direct kernel's path" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 1024 -n 30000 -f 1500 -o -0.25 -t 0.000064 \
+	    >in.fil
+	run -0 --separate-stderr sps-dedisperse --gpu --dm 0 300 in.fil
+	[[ "$stderr" =~ "GPU direct kernel through "(the cache|"shared memory")", "[0-9.]+"x as fast as through "(the cache|"shared memory")" in a trial at set-up" ]] ||
+	    fail "$stderr"
+	SPS_GPU_DIRECT=shared run -0 --separate-stderr sps-dedisperse --gpu \
+	    --dm 0 300 in.fil
+	[[ "$stderr" == *"GPU direct kernel through shared memory (SPS_GPU_DIRECT)"* ]] ||
+	    fail "$stderr"
+	SPS_GPU_DIRECT=bogus run -1 --separate-stderr sps-dedisperse --gpu \
+	    --dm 0 300 in.fil
+	[ "$stderr" = "sps-dedisperse: GPU 0: SPS_GPU_DIRECT=bogus: not auto, cache or shared" ] ||
+	    fail "$stderr"
+}
+
 @test "gpu-dedisperse: the sub-band algorithm sums what the CPU's does" {
 	need_gpu
 	aux-dedisp gen -b 8 -c 256 -n 40000 -f 1500 -o -1 -t 0.000256 >in.fil

@@ -601,6 +601,7 @@ struct engine {
 	size_t			 gulp;	/* per dedispersion: a multiple */
 	size_t			 max_delay;
 	double			 kernel_ms;
+	double			 reading, writing, waiting;	/* s */
 };
 
 /* Fill `in` (nin spectra) from `have`; returns spectra now held. */
@@ -647,8 +648,9 @@ too_big(const struct engine *eng, size_t free_dev, size_t host_avail)
 
 /* The gulp to aim for: several per file, so that the copies and the
  * reading and writing overlap the kernels, yet long beside the largest
- * delay, which each gulp computes again, and short enough for the
- * packed 8-bit kernel. */
+ * delay, which each gulp reads again (and the trees compute again), long
+ * enough for the kernels' launches to fill the device to the end, and
+ * short enough for the packed 8-bit kernel. */
 static size_t
 gulp_target(const struct engine *eng, const struct sps_reader *r)
 {
@@ -884,11 +886,14 @@ static void
 wait_and_emit(struct engine *eng, struct sinks *sinks, int slot,
     size_t nout, uint64_t *nout_total)
 {
-	double ms = 0;
+	double ms = 0, t0 = cli_now(), t1;
 
 	check_or_abort(sps_gpu_dedisp_wait(eng->gpu, &ms), sinks);
+	t1 = cli_now();
 	eng->kernel_ms += ms;
 	emit_gulp(sinks, eng, eng->out[slot], nout, nout_total);
+	eng->waiting += t1 - t0;
+	eng->writing += cli_now() - t1;
 }
 
 /* GPU: gulp k is read while gulp k - 1 is on the device and written
@@ -902,7 +907,10 @@ run_gpu(struct sps_reader *r, struct engine *eng, struct sinks *sinks,
 	int eof = 0, cur = 0;
 
 	while (!eof) {
+		double t0 = cli_now();
+
 		have = fill(r, eng, eng->in[cur], have, nin, &eof, sinks);
+		eng->reading += cli_now() - t0;
 		if ((nout = gulp_output(eng, have, eof)) == 0)
 			break;
 		check_or_abort(sps_gpu_dedisp_submit(eng->gpu, eng->in[cur],
@@ -926,12 +934,19 @@ static void
 report_gpu(const struct engine *eng, const struct sps_plan *plan,
     const struct sps_header *h, uint64_t nout_total, int quiet)
 {
+	const char *path;
+
 	if (eng->gpu == NULL || quiet)
 		return;
 	fprintf(stderr, "sps-dedisperse: GPU kernels %.3f s (%.2f T "
 	    "additions/s)\n", eng->kernel_ms / 1e3, (double)nout_total *
 	    h->nchans * h->nifs * plan->ntrials / (eng->kernel_ms / 1e3) /
 	    1e12);
+	if ((path = sps_gpu_dedisp_direct_path(eng->gpu)) != NULL)
+		fprintf(stderr, "sps-dedisperse: GPU direct kernel %s\n", path);
+	fprintf(stderr, "sps-dedisperse: streaming: %.3f s reading, %.3f s "
+	    "writing, %.3f s waiting for the GPU\n", eng->reading,
+	    eng->writing, eng->waiting);
 }
 
 int
