@@ -202,14 +202,7 @@ dedisperse_u8(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
 				add_vec(__ldg((const uint4 *)(base + at[ty][c]) +
 				    32 * i), make_uint4(0, 0, 0, 0),
 				    even + 4 * i, odd + 4 * i);
-#pragma unroll
-		for (i = 0; i < 4 * V; i++) {
-			sums[4 * i] += even[i] & 0xffff;
-			sums[4 * i + 1] += odd[i] & 0xffff;
-			sums[4 * i + 2] += even[i] >> 16;
-			sums[4 * i + 3] += odd[i] >> 16;
-			even[i] = odd[i] = 0;
-		}
+		widen_lanes<4 * V>(even, odd, sums);
 	}
 	if (d >= d1)
 		return;
@@ -353,22 +346,28 @@ static const struct u8_tile {
 };
 #define NTILES (int)(sizeof(u8_tiles) / sizeof(u8_tiles[0]))
 
+enum sps_err
+gpu_env_index(const char *name, int n, int *i)
+{
+	const char *env = getenv(name);
+	char *end;
+	long v;
+
+	if (env == NULL || *env == '\0')
+		return SPS_OK;
+	v = strtol(env, &end, 10);
+	if (*end != '\0' || v < 0 || v >= n)
+		return sps_fail(SPS_EUSAGE, "%s=%s: not a tile number 0 to %d",
+		    name, env, n - 1);
+	*i = (int)v;
+	return SPS_OK;
+}
+
 static enum sps_err
 choose_tile(struct sps_gpu_dedisp *p)
 {
-	const char *env = getenv("SPS_GPU_TILE");
-	char *end;
-	long i;
-
 	p->tile = p->ndms < u8_tiles[0].trials ? 1 : 0;
-	if (env == NULL || *env == '\0')
-		return SPS_OK;
-	i = strtol(env, &end, 10);
-	if (*end != '\0' || i < 0 || i >= NTILES)
-		return sps_fail(SPS_EUSAGE, "SPS_GPU_TILE=%s: not a tile number "
-		    "0 to %d", env, NTILES - 1);
-	p->tile = (int)i;
-	return SPS_OK;
+	return gpu_env_index("SPS_GPU_TILE", NTILES, &p->tile);
 }
 
 enum sps_err

@@ -138,14 +138,7 @@ direct_u8_shared(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
 			}
 			if (((s + 1) * CH) % LANE_CHANNELS == 0 ||
 			    s + 1 == nstages)
-#pragma unroll
-				for (j = 0; j < 4; j++) {
-					sums[4 * j] += even[j] & 0xffff;
-					sums[4 * j + 1] += odd[j] & 0xffff;
-					sums[4 * j + 2] += even[j] >> 16;
-					sums[4 * j + 3] += odd[j] >> 16;
-					even[j] = odd[j] = 0;
-				}
+				widen_lanes<4>(even, odd, sums);
 		}
 		__syncthreads();
 	}
@@ -307,19 +300,8 @@ plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, size_t *nshared)
 static enum sps_err
 forced_shape(int *forced)
 {
-	const char *env = getenv("SPS_GPU_SHARED_TILE");
-	char *end;
-	long i;
-
 	*forced = -1;
-	if (env == NULL || *env == '\0')
-		return SPS_OK;
-	i = strtol(env, &end, 10);
-	if (*end != '\0' || i < 0 || i >= NSHARED)
-		return sps_fail(SPS_EUSAGE, "SPS_GPU_SHARED_TILE=%s: not a "
-		    "tile number 0 to %d", env, NSHARED - 1);
-	*forced = (int)i;
-	return SPS_OK;
+	return gpu_env_index("SPS_GPU_SHARED_TILE", NSHARED, forced);
 }
 
 enum sps_err

@@ -76,6 +76,22 @@ add_vec(uint4 a, uint4 b, unsigned *even, unsigned *odd)
 	odd[3] += odd_bytes(a.w) + odd_bytes(b.w);
 }
 
+/* The 16-bit lanes of n words (even and odd bytes) widened into the
+ * 32-bit sums of their four samples, then cleared. */
+template <int N>
+__device__ static inline void
+widen_lanes(unsigned *even, unsigned *odd, unsigned *sums)
+{
+#pragma unroll
+	for (int i = 0; i < N; i++) {
+		sums[4 * i] += even[i] & 0xffff;
+		sums[4 * i + 1] += odd[i] & 0xffff;
+		sums[4 * i + 2] += even[i] >> 16;
+		sums[4 * i + 3] += odd[i] >> 16;
+		even[i] = odd[i] = 0;
+	}
+}
+
 struct gpu_tree;
 struct gpu_subband;
 
@@ -140,6 +156,10 @@ enum sps_err gpu_cuda_fail(cudaError_t code, const char *what);
 } while (0)
 
 int gpu_log2(int f);
+
+/* Entry *i (0 .. n - 1) of a table from the environment variable name;
+ * *i unchanged when it is unset or empty. */
+enum sps_err gpu_env_index(const char *name, int n, int *i);
 
 /* cudaMalloc counted in the plan, failing with the figures. */
 enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,

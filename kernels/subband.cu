@@ -60,13 +60,7 @@ step1_u8(const uint4 *vecs, size_t copy_vecs, size_t row_vecs,
 
 			add_vec(v, make_uint4(0, 0, 0, 0), even, odd);
 		}
-		for (i = 0; i < 4; i++) {
-			sums[4 * i] += even[i] & 0xffff;
-			sums[4 * i + 1] += odd[i] & 0xffff;
-			sums[4 * i + 2] += even[i] >> 16;
-			sums[4 * i + 3] += odd[i] >> 16;
-			even[i] = odd[i] = 0;
-		}
+		widen_lanes<4>(even, odd, sums);
 	}
 	for (k = 0; k < 16; k++)
 		if (16 * v0 + k < len)
