@@ -819,6 +819,25 @@ small() {
 	bad 1 "cuthdr.fil: truncated header" --dm 0 10 cuthdr.fil
 }
 
+@test "sps-dedisperse: reads of more than 16 MB (threads, pread) give what a pipe gives" {
+	# 1024 channels x 25000 samples: blocks of 20000 read 20 MB at once
+	aux-dedisp gen -b 8 -c 1024 -n 25000 -f 1500 -o -0.25 -t 0.000064 \
+	    >big.fil
+	sps-dedisperse -q --cpu --dm 0 50 --block 20000 big.fil >file.dmt
+	cat big.fil | sps-dedisperse -q --cpu --dm 0 50 --block 20000 >pipe.dmt
+	sps-dedisperse -q --cpu --dm 0 50 --block 20000 <big.fil >redir.dmt
+	cmp file.dmt redir.dmt
+	# the pipe's header has no nsamples: compare the values
+	aux-dedisp dump file.dmt >file.f32
+	aux-dedisp dump pipe.dmt >pipe.f32
+	[ -s file.f32 ]
+	cmp file.f32 pipe.f32
+	# cut inside the last spectrum of the first read
+	head -c 20000600 big.fil >cut.fil
+	bad 1 "cut.fil: truncated data" --cpu --dm 0 50 --block 20000 cut.fil
+	bad 1 "stdin: truncated data" --cpu --dm 0 50 --block 20000 <cut.fil
+}
+
 @test "sps-dedisperse: input no longer than the largest delay is refused" {
 	small
 	# DM 10000 delays the lowest channel by 3826 of the 3001 samples
