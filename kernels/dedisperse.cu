@@ -389,6 +389,18 @@ gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
 	return SPS_OK;
 }
 
+enum sps_err
+gpu_upload(struct sps_gpu_dedisp *p, void **ptr, const void *host,
+    size_t bytes, const char *what)
+{
+	enum sps_err e;
+
+	if ((e = gpu_alloc(p, ptr, bytes, what)) != SPS_OK)
+		return e;
+	CHECK(cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice));
+	return SPS_OK;
+}
+
 static enum sps_err
 alloc_levels(struct sps_gpu_dedisp *p)
 {
@@ -432,16 +444,11 @@ upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts)
 {
 	enum sps_err e;
 
-	if ((e = gpu_alloc(p, (void **)&p->d_live, p->nlive * sizeof(int),
-	    "channel list")) != SPS_OK ||
-	    (e = gpu_alloc(p, (void **)&p->d_shifts, (size_t)p->ndms *
-	    p->nlive * sizeof(int), "shift table")) != SPS_OK)
+	if ((e = gpu_upload(p, (void **)&p->d_live, live, p->nlive *
+	    sizeof(int), "channel list")) != SPS_OK)
 		return e;
-	CHECK(cudaMemcpy(p->d_live, live, p->nlive * sizeof(int),
-	    cudaMemcpyHostToDevice));
-	CHECK(cudaMemcpy(p->d_shifts, shifts, (size_t)p->ndms * p->nlive *
-	    sizeof(int), cudaMemcpyHostToDevice));
-	return SPS_OK;
+	return gpu_upload(p, (void **)&p->d_shifts, shifts, (size_t)p->ndms *
+	    p->nlive * sizeof(int), "shift table");
 }
 
 static enum sps_err
@@ -764,6 +771,7 @@ tune_direct(struct sps_gpu_dedisp *p)
 			CHECK(cudaEventElapsedTime(&ms, s->k_start, s->k_stop));
 			p->direct_ms[mode] = ms;
 		}
+	gpu_direct_describe(p);
 	return SPS_OK;
 }
 

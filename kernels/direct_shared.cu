@@ -186,33 +186,34 @@ static_bytes(const struct shared_tile *t)
 	return 2 * (size_t)t->trials * t->chans * sizeof(unsigned);
 }
 
-/* The shape for windows of `width` bytes, or -1 if none fits. */
+/* The shape for windows of `width` bytes (entry `forced` if that is not
+ * -1), or -1 if none fits. */
 static int
-shared_shape(const struct sps_gpu_dedisp *p, int width, int *forced)
+shared_shape(const struct sps_gpu_dedisp *p, int width, int forced)
 {
 	int i;
 
-	for (i = *forced >= 0 ? *forced : 0; i < NSHARED; i++) {
+	for (i = forced >= 0 ? forced : 0; i < NSHARED; i++) {
 		if (window_bytes(&shared_tiles[i], width) +
 		    static_bytes(&shared_tiles[i]) <= (size_t)p->smem_optin)
 			return i;
-		if (*forced >= 0)
+		if (forced >= 0)
 			break;
 	}
 	return -1;
 }
 
 /* The spread of the shifts of trials da .. db - 1: the window width
- * they need, and in base (nlive, if not NULL) the start of each
- * channel's window in 16-byte vectors; 0 if the window would be wider
- * than WIDTH_MAX or a shift is negative. */
+ * they need, and in base (nlive) the start of each channel's window in
+ * 16-byte vectors; 0 if the window would be wider than WIDTH_MAX or a
+ * shift is negative. */
 static int
 block_width(const int *shifts, int nlive, int da, int db, int *base)
 {
 	int c, d, span = 0;
 
 	for (c = 0; c < nlive; c++) {
-		int lo = INT_MAX, hi = INT_MIN, b;
+		int lo = INT_MAX, hi = INT_MIN;
 
 		for (d = da; d < db; d++) {
 			int s = shifts[(size_t)d * nlive + c];
@@ -222,10 +223,8 @@ block_width(const int *shifts, int nlive, int da, int db, int *base)
 		}
 		if (lo < 0)
 			return 0;
-		b = lo / 16;
-		if (base != NULL)
-			base[c] = b;
-		span = hi - 16 * b > span ? hi - 16 * b : span;
+		base[c] = lo / 16;
+		span = hi - 16 * base[c] > span ? hi - 16 * base[c] : span;
 	}
 	/* lane 31 reads 4 bytes at 4 * (o / 4) + 508, o <= span */
 	span = (span + TILE_SAMPLES + 4 + WIDTH_STEP - 1) / WIDTH_STEP *
@@ -233,39 +232,34 @@ block_width(const int *shifts, int nlive, int da, int db, int *base)
 	return span <= WIDTH_MAX ? span : 0;
 }
 
+/* Trials da .. db - 1 on the cache (shape -1) or in shared memory:
+ * joined to the last range when they follow on the same way. */
 static enum sps_err
-add_range(struct sps_gpu_dedisp *p, int da, int db, int width,
-    size_t *nshared)
+add_range(struct sps_gpu_dedisp *p, int da, int db, int width, int shape,
+    size_t base_block)
 {
 	struct direct_range *last = p->nranges > 0 ? &p->ranges[p->nranges - 1] :
-	    NULL;
+	    NULL, *grown;
 
-	if (last != NULL && last->d1 == da && last->width == width) {
+	if (last != NULL && last->d1 == da && last->width == width &&
+	    last->shape == shape) {
 		last->d1 = db;
-	} else {
-		struct direct_range *grown = (struct direct_range *)realloc(
-		    p->ranges, (p->nranges + 1) * sizeof(*grown));
-
-		if (grown == NULL)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		p->ranges = grown;
-		p->ranges[p->nranges++] = (struct direct_range){ da, db, width,
-		    *nshared };
+		return SPS_OK;
 	}
-	if (width > 0)
-		*nshared += (size_t)(db - da + PLAN_TRIALS - 1) / PLAN_TRIALS;
+	grown = (struct direct_range *)realloc(p->ranges, (p->nranges + 1) *
+	    sizeof(*grown));
+	if (grown == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	p->ranges = grown;
+	p->ranges[p->nranges++] = (struct direct_range){ da, db, width, shape,
+	    base_block };
 	return SPS_OK;
 }
 
-/* Blocks of PLAN_TRIALS trials from the start of each run of scrunch
- * factor 1, as run_trials (dedisperse.cu) launches them; SPS_GPU_DIRECT=
- * cache keeps them all on the cache kernel. */
 static enum sps_err
-plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, size_t *nshared)
+direct_env(struct sps_gpu_dedisp *p, int *forced)
 {
 	const char *env = getenv("SPS_GPU_DIRECT");
-	int d0 = 0, d1, da, db, forced = -1, cache_only;
-	enum sps_err e;
 
 	p->direct_force = -1;
 	if (env != NULL && strcmp(env, "cache") == 0)
@@ -275,7 +269,22 @@ plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, size_t *nshared)
 	else if (env != NULL && *env != '\0' && strcmp(env, "auto") != 0)
 		return sps_fail(SPS_EUSAGE, "SPS_GPU_DIRECT=%s: not auto, cache "
 		    "or shared", env);
-	cache_only = p->direct_force == DIRECT_CACHE;
+	*forced = -1;
+	return gpu_env_index("SPS_GPU_SHARED_TILE", NSHARED, forced);
+}
+
+/* Blocks of PLAN_TRIALS trials from the start of each run of scrunch
+ * factor 1, as run_trials (dedisperse.cu) launches them, each with its
+ * row of window starts in base (room for one row a block) when it can
+ * take shared memory; SPS_GPU_DIRECT=cache keeps them all on the cache
+ * kernel. */
+static enum sps_err
+plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, int forced,
+    int *base, size_t *nshared)
+{
+	int d0 = 0, d1, da, db;
+	enum sps_err e;
+
 	for (; d0 < p->ndms; d0 = d1) {
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] ==
 		    p->scrunch[d0]; d1++)
@@ -283,55 +292,67 @@ plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, size_t *nshared)
 		if (p->scrunch[d0] != 1)
 			continue;
 		for (da = d0; da < d1; da = db) {
-			int w = 0;
+			int w = 0, shape = -1;
 
 			db = da + PLAN_TRIALS < d1 ? da + PLAN_TRIALS : d1;
-			if (!cache_only)
-				w = block_width(shifts, p->nlive, da, db, NULL);
-			if (w > 0 && shared_shape(p, w, &forced) < 0)
+			if (p->direct_force != DIRECT_CACHE)
+				w = block_width(shifts, p->nlive, da, db, base +
+				    *nshared * p->nlive);
+			if (w > 0)
+				shape = shared_shape(p, w, forced);
+			if (shape < 0)
 				w = 0;
-			if ((e = add_range(p, da, db, w, nshared)) != SPS_OK)
+			if ((e = add_range(p, da, db, w, shape, *nshared)) !=
+			    SPS_OK)
 				return e;
+			*nshared += shape >= 0;
 		}
 	}
 	return SPS_OK;
 }
 
-static enum sps_err
-forced_shape(int *forced)
+/* Blocks of PLAN_TRIALS trials, at most. */
+static size_t
+count_blocks(const struct sps_gpu_dedisp *p)
 {
-	*forced = -1;
-	return gpu_env_index("SPS_GPU_SHARED_TILE", NSHARED, forced);
+	size_t n = 0;
+	int d0 = 0, d1;
+
+	for (; d0 < p->ndms; d0 = d1) {
+		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] ==
+		    p->scrunch[d0]; d1++)
+			;
+		n += (size_t)(d1 - d0 + PLAN_TRIALS - 1) / PLAN_TRIALS;
+	}
+	return n;
 }
 
 enum sps_err
 gpu_direct_plan(struct sps_gpu_dedisp *p, const int *shifts)
 {
-	size_t nshared = 0, at = 0;
+	size_t nshared = 0;
 	enum sps_err e;
-	int *base, r, da;
+	int *base, forced, i;
 
 	CHECK(cudaDeviceGetAttribute(&p->smem_optin,
 	    cudaDevAttrMaxSharedMemoryPerBlockOptin, p->dev));
-	if ((e = plan_ranges(p, shifts, &nshared)) != SPS_OK || nshared == 0)
+	if ((e = direct_env(p, &forced)) != SPS_OK)
 		return e;
-	base = (int *)malloc(nshared * p->nlive * sizeof(int));
+	base = (int *)malloc(count_blocks(p) * p->nlive * sizeof(int));
 	if (base == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	for (r = 0; r < p->nranges; r++) {
-		const struct direct_range *g = &p->ranges[r];
-
-		for (da = g->d0; g->width > 0 && da < g->d1; da += PLAN_TRIALS)
-			block_width(shifts, p->nlive, da, da + PLAN_TRIALS <
-			    g->d1 ? da + PLAN_TRIALS : g->d1,
-			    base + at++ * p->nlive);
-	}
-	e = gpu_alloc(p, (void **)&p->d_base, nshared * p->nlive * sizeof(int),
-	    "window table");
-	if (e == SPS_OK && cudaMemcpy(p->d_base, base, nshared * p->nlive *
-	    sizeof(int), cudaMemcpyHostToDevice) != cudaSuccess)
-		e = gpu_cuda_fail(cudaGetLastError(), "cudaMemcpy(window table)");
+	e = plan_ranges(p, shifts, forced, base, &nshared);
+	if (e == SPS_OK && nshared > 0)
+		e = gpu_upload(p, (void **)&p->d_base, base, nshared * p->nlive *
+		    sizeof(int), "window table");
 	free(base);
+	/* each shape may take the shared memory the device allows */
+	for (i = 0; e == SPS_OK && nshared > 0 && i < NSHARED; i++)
+		CHECK(cudaFuncSetAttribute(shared_tiles[i].kernel,
+		    cudaFuncAttributeMaxDynamicSharedMemorySize, p->smem_optin -
+		    (int)static_bytes(&shared_tiles[i])));
+	if (e == SPS_OK)
+		gpu_direct_describe(p);
 	return e;
 }
 
@@ -339,21 +360,11 @@ static enum sps_err
 launch_shared(struct sps_gpu_dedisp *p, const struct direct_range *g,
     size_t n, float *out, const struct out_layout *o)
 {
-	int forced, i;
-	enum sps_err e;
-
-	if ((e = forced_shape(&forced)) != SPS_OK)
-		return e;
-	if ((i = shared_shape(p, g->width, &forced)) < 0)
-		return sps_fail(SPS_EUSAGE, "SPS_GPU_SHARED_TILE=%d: windows "
-		    "of %d bytes do not fit in shared memory", forced, g->width);
-	const struct shared_tile *t = &shared_tiles[i];
+	const struct shared_tile *t = &shared_tiles[g->shape];
 	size_t bytes = window_bytes(t, g->width);
 	dim3 b(32, t->trials), grid((unsigned)((g->d1 - g->d0 + t->trials - 1) /
 	    t->trials), (unsigned)((n + TILE_SAMPLES - 1) / TILE_SAMPLES));
 
-	CHECK(cudaFuncSetAttribute(t->kernel,
-	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
 	t->kernel<<<grid, b, bytes, p->s_run>>>((const uint4 *)p->d_u8,
 	    p->copy_words / 4, p->stride[0] / 16, p->d_shifts,
 	    p->d_base + g->base_block * p->nlive, p->nlive, g->d0, g->d1, n,
@@ -403,31 +414,38 @@ gpu_direct_path(const struct sps_gpu_dedisp *p)
 	    p->direct_ms[DIRECT_CACHE] ? DIRECT_SHARED : DIRECT_CACHE;
 }
 
-extern "C" const char *
-sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *p)
+/* The summary's phrase for the path (sps_gpu_dedisp_direct_path), once
+ * it is known: after the plan, or after the trial. */
+void
+gpu_direct_describe(struct sps_gpu_dedisp *p)
 {
-	static char line[160];
 	double cache = p->direct_ms[DIRECT_CACHE];
 	double shared = p->direct_ms[DIRECT_SHARED];
+	char *line = p->direct_line;
 
-	if (p->tree != NULL || p->subband != NULL || !p->u8_rows ||
-	    (p->d_base != NULL && p->direct_force < 0 && !p->direct_tuned))
-		return NULL;
 	if (p->d_base == NULL)
-		snprintf(line, sizeof(line), "through the cache (the shifts "
+		snprintf(line, DIRECT_LINE, "through the cache (the shifts "
 		    "spread too far for shared memory%s)", p->direct_force ==
 		    DIRECT_CACHE ? ", or SPS_GPU_DIRECT=cache" : "");
 	else if (p->direct_force >= 0)
-		snprintf(line, sizeof(line), "through %s (SPS_GPU_DIRECT)",
+		snprintf(line, DIRECT_LINE, "through %s (SPS_GPU_DIRECT)",
 		    p->direct_force == DIRECT_CACHE ? "the cache" :
 		    "shared memory");
-	else
-		snprintf(line, sizeof(line), "through %s, %.2fx as fast as "
+	else if (p->direct_tuned)
+		snprintf(line, DIRECT_LINE, "through %s, %.2fx as fast as "
 		    "through %s in a trial at set-up", shared < cache ?
 		    "shared memory" : "the cache", shared < cache ?
 		    cache / shared : shared / cache, shared < cache ?
 		    "the cache" : "shared memory");
-	return line;
+}
+
+extern "C" const char *
+sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *p)
+{
+	if (p->tree != NULL || p->subband != NULL || !p->u8_rows ||
+	    p->direct_line[0] == '\0')
+		return NULL;
+	return p->direct_line;
 }
 
 void

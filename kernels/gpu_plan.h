@@ -96,13 +96,15 @@ struct gpu_tree;
 struct gpu_subband;
 
 /* Trials d0 .. d1 - 1 of the 8-bit direct kernel, one launch: through
- * shared memory, windows of `width` bytes per channel, the channels'
- * window starts from block base_block of the base table on; or through
- * the cache (width 0). */
+ * shared memory, in entry `shape` of its table, windows of `width` bytes
+ * per channel, the channels' window starts from block base_block of the
+ * base table on; or through the cache (width 0, shape -1). */
 struct direct_range {
-	int		 d0, d1, width;
+	int		 d0, d1, width, shape;
 	size_t		 base_block;
 };
+
+#define DIRECT_LINE	160
 
 struct sps_gpu_dedisp {
 	int		 dev;
@@ -137,6 +139,7 @@ struct sps_gpu_dedisp {
 	int		 direct_force;	/* -1, or the DIRECT_ path forced */
 	int		 direct_tuned;	/* the trial has run */
 	double		 direct_ms[2];	/* each path's time in the trial */
+	char		 direct_line[DIRECT_LINE];	/* for the summary */
 };
 
 enum { DIRECT_CACHE, DIRECT_SHARED };
@@ -165,6 +168,10 @@ enum sps_err gpu_env_index(const char *name, int n, int *i);
 enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
     const char *what);
 
+/* gpu_alloc, then bytes copied from host. */
+enum sps_err gpu_upload(struct sps_gpu_dedisp *p, void **ptr,
+    const void *host, size_t bytes, const char *what);
+
 /* Rows of scrunch level k: bytes (copy 0 of d_u8) or floats. */
 const void *gpu_level_rows(const struct sps_gpu_dedisp *p, int k,
     int *is_u8);
@@ -188,8 +195,10 @@ enum sps_err gpu_direct_u8_cache(struct sps_gpu_dedisp *p, int d0, int d1,
 enum sps_err gpu_direct_plan(struct sps_gpu_dedisp *p, const int *shifts);
 enum sps_err gpu_direct_u8(struct sps_gpu_dedisp *p, int mode, int d0,
     int d1, size_t n, float *out, const struct out_layout *o);
-/* The DIRECT_ path the plan's gulps take. */
+/* The DIRECT_ path the plan's gulps take, and its phrase for the
+ * summary, made again after the trial. */
 int gpu_direct_path(const struct sps_gpu_dedisp *p);
+void gpu_direct_describe(struct sps_gpu_dedisp *p);
 void gpu_direct_free(struct sps_gpu_dedisp *p);
 
 /* subband.cu */

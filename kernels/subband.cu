@@ -125,18 +125,6 @@ run_stride(const struct sps_gpu_dedisp *p, const struct gpu_subband *sb,
 }
 
 static enum sps_err
-upload(struct sps_gpu_dedisp *p, int **d, const void *h, size_t bytes,
-    const char *what)
-{
-	enum sps_err e;
-
-	if ((e = gpu_alloc(p, (void **)d, bytes, what)) != SPS_OK)
-		return e;
-	CHECK(cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice));
-	return SPS_OK;
-}
-
-static enum sps_err
 setup(struct sps_gpu_dedisp *p, struct gpu_subband *sb,
     const struct sps_subband_tables *t, int *rowmap, int *span)
 {
@@ -159,16 +147,18 @@ setup(struct sps_gpu_dedisp *p, struct gpu_subband *sb,
 	}
 	for (g = 0; g < t->ngroups; g++)
 		span[g] = (int)t->span[g];
-	if ((e = upload(p, &sb->d_step1, t->step1, (size_t)t->ngroups *
-	    t->nlive * sizeof(int), "step-1 shifts")) != SPS_OK ||
-	    (e = upload(p, &sb->d_step2, t->step2, (size_t)t->ndms * t->nsub *
-	    sizeof(int), "step-2 shifts")) != SPS_OK ||
-	    (e = upload(p, &sb->d_band_first, t->band_first, (t->nsub + 1) *
-	    sizeof(int), "bands")) != SPS_OK ||
-	    (e = upload(p, &sb->d_span, span, t->ngroups * sizeof(int),
-	    "group spans")) != SPS_OK ||
-	    (e = upload(p, &sb->d_rowmap, rowmap, (size_t)t->ndms * t->nsub *
-	    sizeof(int), "band rows")) != SPS_OK)
+	if ((e = gpu_upload(p, (void **)&sb->d_step1, t->step1,
+	    (size_t)t->ngroups * t->nlive * sizeof(int), "step-1 shifts")) !=
+	    SPS_OK ||
+	    (e = gpu_upload(p, (void **)&sb->d_step2, t->step2,
+	    (size_t)t->ndms * t->nsub * sizeof(int), "step-2 shifts")) !=
+	    SPS_OK ||
+	    (e = gpu_upload(p, (void **)&sb->d_band_first, t->band_first,
+	    (t->nsub + 1) * sizeof(int), "bands")) != SPS_OK ||
+	    (e = gpu_upload(p, (void **)&sb->d_span, span, t->ngroups *
+	    sizeof(int), "group spans")) != SPS_OK ||
+	    (e = gpu_upload(p, (void **)&sb->d_rowmap, rowmap,
+	    (size_t)t->ndms * t->nsub * sizeof(int), "band rows")) != SPS_OK)
 		return e;
 	return gpu_alloc(p, (void **)&sb->d_x, most * sizeof(float),
 	    "band series");
