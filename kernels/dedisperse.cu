@@ -567,18 +567,28 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	return alloc_slots(p);
 }
 
-/* The tree algorithms read copy 0 of the byte rows only. */
+/* The tree algorithms read copy 0 of the byte rows only, with 64-bit
+ * offsets: so bytes replace the float rows of level 0 too where the
+ * packed kernels' 32-bit offsets could not reach (a long gulp). */
 static enum sps_err
-drop_copies(struct sps_gpu_dedisp *p)
+tree_rows(struct sps_gpu_dedisp *p)
 {
-	size_t bytes = (p->copy_words + 4) * sizeof(unsigned);
+	size_t bytes;
 	enum sps_err e;
 
-	if (p->d_u8 == NULL)
+	if (p->d_u8 != NULL) {
+		CHECK(cudaFree(p->d_u8));
+		p->d_u8 = NULL;
+		p->bytes -= (NCOPIES * p->copy_words + 4) * sizeof(unsigned);
+	} else if (p->nbits <= 8 && p->nifs == 1 && !p->is_signed) {
+		CHECK(cudaFree(p->d_level[0]));
+		p->d_level[0] = NULL;
+		p->bytes -= p->nlive * p->stride[0] * sizeof(float);
+		p->copy_words = p->nlive * p->stride[0] / 4;
+		p->u8_rows = 1;
+	} else
 		return SPS_OK;
-	CHECK(cudaFree(p->d_u8));
-	p->d_u8 = NULL;
-	p->bytes -= (NCOPIES * p->copy_words + 4) * sizeof(unsigned);
+	bytes = (p->copy_words + 4) * sizeof(unsigned);
 	if ((e = gpu_alloc(p, (void **)&p->d_u8, bytes, "8-bit rows")) !=
 	    SPS_OK)
 		return e;
@@ -592,7 +602,7 @@ sps_gpu_dedisp_tree(struct sps_gpu_dedisp *p, const struct sps_tree_tables *t)
 	enum sps_err e;
 
 	CHECK(cudaSetDevice(p->dev));
-	if ((e = drop_copies(p)) != SPS_OK)
+	if ((e = tree_rows(p)) != SPS_OK)
 		return e;
 	return gpu_tree_setup(p, t);
 }

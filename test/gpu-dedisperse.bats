@@ -60,12 +60,15 @@ same() {
 	done
 }
 
+# 65536 channels: gulps past the packed 8-bit kernel's reach, which the
+# trees still read as bytes
 @test "gpu-dedisperse: 64 to 65536 channels, DM 0 to 3000" {
 	need_gpu
 	for c in 64 1024 4096 65536; do
 		aux-dedisp gen -b 8 -c "$c" -n $((4000000 / c + 4000)) \
 		    -f 1500 -o "$(awk -v c="$c" 'BEGIN { print -300 / c }')" -t 0.001 >in.fil
 		same in.fil --dm 0 3000 --dm_tol 1.25
+		same in.fil --algo tree-linear --dm 0 3000 --dm_tol 1.25
 	done
 }
 
@@ -175,6 +178,19 @@ same() {
 		same in.fil --algo $a --dm 0 1000 --scrunch --block 5000
 		same in.fil --algo $a --dm 0 1000 --scrunch -k kill.txt \
 		    --block 16384
+	done
+}
+
+# float noise of mean 0: sums that depend on their order, and zeros of
+# both signs
+@test "gpu-dedisperse: the trees sum what the CPU's do, 32-bit floats" {
+	need_gpu
+	sps-fake -q --nbits 32 --nchans 512 --tsamp 128 --nsamples 30000 \
+	    --fch1 1500 --foff -0.5 --mean 0 --rms 1 --seed 3 \
+	    --pulse "dm=200,t=1,width=2ms,snr=30" -o in.fil
+	for a in tree-linear tree-padded; do
+		same in.fil --algo $a --dm 0 1000
+		same in.fil --algo $a --dm 0 1000 --scrunch --block 7000
 	done
 }
 

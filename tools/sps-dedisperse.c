@@ -650,9 +650,10 @@ too_big(const struct engine *eng, size_t free_dev, size_t host_avail)
  * reading and writing overlap the kernels, yet long beside the largest
  * delay, which each gulp reads again (and the trees compute again), long
  * enough for the kernels' launches to fill the device to the end, and
- * short enough for the packed 8-bit kernel. */
+ * short enough for the packed 8-bit kernels of the direct and sub-band
+ * algorithms (the trees read the bytes unpacked). */
 static size_t
-gulp_target(const struct engine *eng, const struct sps_reader *r)
+gulp_target(const struct engine *eng, const struct sps_reader *r, int algo)
 {
 	size_t want = (size_t)1 << 16, data;
 
@@ -663,7 +664,8 @@ gulp_target(const struct engine *eng, const struct sps_reader *r)
 		while (want > eng->block && want / 2 >= data)
 			want /= 2;
 	}
-	while (want > eng->block && want + eng->max_delay >
+	while ((algo == SPS_ALGO_DIRECT || algo == SPS_ALGO_SUBBAND) &&
+	    want > eng->block && want + eng->max_delay >
 	    sps_gpu_dedisp_packed_limit(&r->hdr))
 		want /= 2;
 	return want;
@@ -683,7 +685,7 @@ make_gpu_plan(struct engine *eng, const struct options *o,
 	if ((e = sps_gpu_memory(o->device, &free_dev, &total)) != SPS_OK)
 		return e;
 	eng->gulp = eng->block;
-	while (!fixed && eng->gulp * 2 <= gulp_target(eng, r))
+	while (!fixed && eng->gulp * 2 <= gulp_target(eng, r, o->algo))
 		eng->gulp *= 2;
 	for (;;) {
 		size_t nin = eng->gulp + eng->max_delay;
