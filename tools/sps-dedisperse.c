@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -951,6 +952,52 @@ report_gpu(const struct engine *eng, const struct sps_plan *plan,
 	    eng->writing, eng->waiting);
 }
 
+/* The CPU plan, made beside the device's start when a GPU may be used:
+ * creating its context takes a few tenths of a second.  The thread only
+ * plans; failures wait for the main thread to report them. */
+struct plan_job {
+	struct sps_dedisp_plan		*cpu;
+	const struct sps_header		*hdr;
+	const struct sps_plan		*plan;
+	const unsigned char		*kill;
+	const struct sps_dedisp_opts	*dopts;
+	enum sps_err			 e;
+	char				 msg[512];
+};
+
+static void *
+run_plan_job(void *arg)
+{
+	struct plan_job *j = arg;
+
+	j->e = sps_dedisp_create(&j->cpu, j->hdr, j->plan->dm,
+	    j->plan->scrunch, (int)j->plan->ntrials, j->kill, j->dopts);
+	if (j->e != SPS_OK)
+		snprintf(j->msg, sizeof(j->msg), "%s", sps_errmsg());
+	return NULL;
+}
+
+static struct sps_dedisp_plan *
+make_cpu_plan(const struct options *o, const struct sps_header *hdr,
+    const struct sps_plan *plan, const unsigned char *kill,
+    const struct sps_dedisp_opts *dopts)
+{
+	struct plan_job job = { NULL, hdr, plan, kill, dopts, SPS_OK, "" };
+	size_t free_dev, total;
+	pthread_t tid;
+
+	if (o->gpu == 0 || pthread_create(&tid, NULL, run_plan_job, &job) !=
+	    0)
+		run_plan_job(&job);
+	else {
+		(void)sps_gpu_memory(o->device, &free_dev, &total);
+		pthread_join(tid, NULL);
+	}
+	if (job.e != SPS_OK)
+		errx(1, "%s", job.msg);
+	return job.cpu;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -977,8 +1024,7 @@ main(int argc, char **argv)
 	dopts.nsub = o.nsub;
 	dopts.group = o.group;
 	dopts.algo = o.algo;
-	cli_check(sps_dedisp_create(&eng.cpu, &r.hdr, plan.dm, plan.scrunch,
-	    (int)plan.ntrials, kill, &dopts), NULL);
+	eng.cpu = make_cpu_plan(&o, &r.hdr, &plan, kill, &dopts);
 	eng.max_delay = sps_dedisp_max_delay(eng.cpu);
 	fmax_scrunch = sps_dedisp_max_scrunch(eng.cpu);
 	eng.block = ((size_t)o.block + fmax_scrunch - 1) / fmax_scrunch *
