@@ -519,11 +519,13 @@ alloc_slots(struct sps_gpu_dedisp *p)
 /* The 8-bit kernel addresses its copies with 32-bit byte offsets;
  * beyond that the float kernel runs instead. */
 extern "C" size_t
-sps_gpu_dedisp_packed_limit(const struct sps_header *h)
+sps_gpu_dedisp_packed_limit(const struct sps_header *h,
+    enum sps_dedisp_algo algo)
 {
 	size_t per = (size_t)h->nchans * NCOPIES;
 
-	if (h->nbits > 8 || h->nifs != 1 || (h->nbits == 8 && h->sign < 0))
+	if (h->nbits > 8 || h->nifs != 1 || (h->nbits == 8 && h->sign < 0) ||
+	    algo == SPS_ALGO_TREE_LINEAR || algo == SPS_ALGO_TREE_PADDED)
 		return SIZE_MAX;
 	return (size_t)UINT32_MAX / per - ROW_PAD - 16;
 }
@@ -550,7 +552,8 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	p->nout = nout;
 	p->spectrum_bytes = sps_spectrum_bytes(h);
 	p->u8_rows = h->nbits <= 8 && h->nifs == 1 && !p->is_signed &&
-	    h->nchans > 0 && nin <= sps_gpu_dedisp_packed_limit(h);
+	    h->nchans > 0 && nin <= sps_gpu_dedisp_packed_limit(h,
+	    SPS_ALGO_DIRECT);	/* sps_gpu_dedisp_tree unpacks them */
 	if (sps_spectrum_values(h) * h->nbits % 8 != 0)
 		return sps_fail(SPS_EUSAGE, "the GPU path needs spectra of "
 		    "whole bytes (%zu values of %d bits)",

@@ -298,8 +298,8 @@ upload_instances(struct sps_gpu_dedisp *p, struct gpu_tree *g,
     const struct sps_tree_tables *t, int k)
 {
 	int n = count_instances(t, k, NULL, NULL);
-	int *band = (int *)malloc((n + 1) * sizeof(int));
-	int *pass = (int *)malloc((n + 1) * sizeof(int));
+	int *band = (int *)calloc(n + 1, sizeof(int));
+	int *pass = (int *)calloc(n + 1, sizeof(int));
 	enum sps_err e = SPS_OK;
 
 	g->ninst[k] = n;
@@ -307,18 +307,12 @@ upload_instances(struct sps_gpu_dedisp *p, struct gpu_tree *g,
 		e = sps_fail(SPS_ENOMEM, "out of memory");
 	if (e == SPS_OK) {
 		count_instances(t, k, band, pass);
-		e = gpu_alloc(p, (void **)&g->d_inst_band[k], (n + 1) *
+		e = gpu_upload(p, (void **)&g->d_inst_band[k], band, (n + 1) *
 		    sizeof(int), "tree instances");
 	}
 	if (e == SPS_OK)
-		e = gpu_alloc(p, (void **)&g->d_inst_pass[k], (n + 1) *
+		e = gpu_upload(p, (void **)&g->d_inst_pass[k], pass, (n + 1) *
 		    sizeof(int), "tree instances");
-	if (e == SPS_OK && (cudaMemcpy(g->d_inst_band[k], band, n *
-	    sizeof(int), cudaMemcpyHostToDevice) != cudaSuccess ||
-	    cudaMemcpy(g->d_inst_pass[k], pass, n * sizeof(int),
-	    cudaMemcpyHostToDevice) != cudaSuccess))
-		e = sps_fail(SPS_EIO, "CUDA cudaMemcpy of the tree instances: "
-		    "%s", cudaGetErrorString(cudaGetLastError()));
 	free(band);
 	free(pass);
 	return e;
@@ -411,17 +405,11 @@ upload_stage2(struct sps_gpu_dedisp *p, struct gpu_tree *g,
 			    t->pass[(size_t)i * t->nsub + b]) * t->width +
 			    t->tdm[(size_t)i * t->nsub + b];
 	}
-	e = gpu_alloc(p, (void **)&g->d_rowmap, n * sizeof(int),
+	e = gpu_upload(p, (void **)&g->d_rowmap, rowmap, n * sizeof(int),
 	    "tree stage-2 rows");
 	if (e == SPS_OK)
-		e = gpu_alloc(p, (void **)&g->d_offset, n * sizeof(int),
-		    "tree stage-2 shifts");
-	if (e == SPS_OK && (cudaMemcpy(g->d_rowmap, rowmap, n * sizeof(int),
-	    cudaMemcpyHostToDevice) != cudaSuccess || cudaMemcpy(g->d_offset,
-	    t->offset, n * sizeof(int), cudaMemcpyHostToDevice) !=
-	    cudaSuccess))
-		e = sps_fail(SPS_EIO, "CUDA cudaMemcpy of the tree tables: %s",
-		    cudaGetErrorString(cudaGetLastError()));
+		e = gpu_upload(p, (void **)&g->d_offset, t->offset, n *
+		    sizeof(int), "tree stage-2 shifts");
 	if (e == SPS_OK)
 		e = upload_final(p, g, t, rowmap);
 	free(rowmap);
@@ -476,11 +464,10 @@ gpu_tree_setup(struct sps_gpu_dedisp *p, const struct sps_tree_tables *t)
 			rows = (size_t)g->ninst[k] * t->width;
 	}
 	if ((e = upload_stage2(p, g, t)) != SPS_OK ||
-	    (e = gpu_alloc(p, (void **)&g->d_slot_live, (size_t)t->nsub *
-	    t->width * sizeof(int), "tree slots")) != SPS_OK)
+	    (e = gpu_upload(p, (void **)&g->d_slot_live, t->slot_live,
+	    (size_t)t->nsub * t->width * sizeof(int), "tree slots")) !=
+	    SPS_OK)
 		return e;
-	CHECK(cudaMemcpy(g->d_slot_live, t->slot_live, (size_t)t->nsub *
-	    t->width * sizeof(int), cudaMemcpyHostToDevice));
 	g->stride = (p->nin + ROW_PAD + 3) & ~(size_t)3;
 	bytes = (rows > 0 ? rows : 1) * g->stride * sizeof(float);
 	for (k = 0; k < 2; k++)
@@ -498,47 +485,62 @@ fused_slots(int steps_left)
 	return steps_left < 5 ? 1 << steps_left : FUSED_SLOTS;
 }
 
+/* tree_fused reading T, summing in A and writing O. */
+template <typename T, typename A, typename O, int M>
+static enum sps_err
+fused_as(struct sps_gpu_dedisp *p, int k, size_t len, const void *rows,
+    size_t row_stride, float *x, const struct tree_final &fin)
+{
+	struct gpu_tree *g = p->tree;
+	int nblocks = g->ninst[k] * (g->width / M);
+	size_t smem = 2 * M * FUSED_SPAN * sizeof(A);
+	dim3 grid((unsigned)((len + FUSED_TILE - 1) / FUSED_TILE),
+	    grid_rows(nblocks));
+
+	CHECK(cudaFuncSetAttribute(tree_fused<T, A, O, M>,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	tree_fused<T, A, O, M><<<grid, FUSED_SPAN, smem, p->s_run>>>(
+	    (const T *)rows, row_stride, len, g->d_slot_live,
+	    g->d_inst_band[k], g->d_inst_pass[k], g->width, nblocks, (O *)x,
+	    g->stride, fin);
+	CHECK_LAUNCH("tree_fused");
+	return SPS_OK;
+}
+
 template <int M>
 static enum sps_err
 launch_fused(struct sps_gpu_dedisp *p, int k, size_t len, float *x,
     int narrow, const struct tree_final &fin)
 {
-	struct gpu_tree *g = p->tree;
-	int is_u8, nblocks = g->ninst[k] * (g->width / M);
+	int is_u8;
 	const void *rows = gpu_level_rows(p, k, &is_u8);
-	size_t smem = 2 * M * FUSED_SPAN * sizeof(float);
-	dim3 grid((unsigned)((len + FUSED_TILE - 1) / FUSED_TILE),
-	    grid_rows(nblocks));
 
 	static_assert(FUSED_SLOTS * 255 < 65536, "16-bit tree sums overflow");
-	if (is_u8 && narrow) {
-		smem /= 2;
-		CHECK(cudaFuncSetAttribute(tree_fused<unsigned char,
-		    unsigned short, unsigned short, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_fused<unsigned char, unsigned short, unsigned short, M><<<
-		    grid, FUSED_SPAN, smem, p->s_run>>>((const unsigned char *)
-		    rows, p->stride[0], len, g->d_slot_live, g->d_inst_band[k],
-		    g->d_inst_pass[k], g->width, nblocks, (unsigned short *)x,
-		    g->stride, fin);
-	} else if (is_u8) {
-		smem /= 2;
-		CHECK(cudaFuncSetAttribute(tree_fused<unsigned char,
-		    unsigned short, float, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_fused<unsigned char, unsigned short, float, M><<<grid,
-		    FUSED_SPAN, smem, p->s_run>>>((const unsigned char *)rows,
-		    p->stride[0], len, g->d_slot_live, g->d_inst_band[k],
-		    g->d_inst_pass[k], g->width, nblocks, x, g->stride, fin);
-	} else {
-		CHECK(cudaFuncSetAttribute(tree_fused<float, float, float, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_fused<float, float, float, M><<<grid, FUSED_SPAN, smem,
-		    p->s_run>>>((const float *)rows, p->stride[k], len,
-		    g->d_slot_live, g->d_inst_band[k], g->d_inst_pass[k],
-		    g->width, nblocks, x, g->stride, fin);
-	}
-	CHECK_LAUNCH("tree_fused");
+	if (is_u8 && narrow)
+		return fused_as<unsigned char, unsigned short, unsigned short,
+		    M>(p, k, len, rows, p->stride[0], x, fin);
+	if (is_u8)
+		return fused_as<unsigned char, unsigned short, float, M>(p, k,
+		    len, rows, p->stride[0], x, fin);
+	return fused_as<float, float, float, M>(p, k, len, rows, p->stride[k],
+	    x, fin);
+}
+
+/* tree_block reading I (16-bit sums of the first launch, or floats). */
+template <typename I, int M>
+static enum sps_err
+block_as(struct sps_gpu_dedisp *p, const float *in, float *out, int l,
+    size_t len, int nrows, const struct tree_final &fin)
+{
+	size_t smem = 2 * M * FUSED_SPAN * sizeof(float);
+	dim3 grid((unsigned)((len + FUSED_TILE - 1) / FUSED_TILE),
+	    grid_rows(nrows / M));
+
+	CHECK(cudaFuncSetAttribute(tree_block<I, M>,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	tree_block<I, M><<<grid, FUSED_SPAN, smem, p->s_run>>>((const I *)in,
+	    out, p->tree->stride, len, l, nrows / M, fin);
+	CHECK_LAUNCH("tree_block");
 	return SPS_OK;
 }
 
@@ -547,24 +549,10 @@ static enum sps_err
 launch_block(struct sps_gpu_dedisp *p, const float *in, int narrow,
     float *out, int l, size_t len, int nrows, const struct tree_final &fin)
 {
-	size_t smem = 2 * M * FUSED_SPAN * sizeof(float);
-	dim3 grid((unsigned)((len + FUSED_TILE - 1) / FUSED_TILE),
-	    grid_rows(nrows / M));
-
-	if (narrow) {
-		CHECK(cudaFuncSetAttribute(tree_block<unsigned short, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_block<unsigned short, M><<<grid, FUSED_SPAN, smem,
-		    p->s_run>>>((const unsigned short *)in, out,
-		    p->tree->stride, len, l, nrows / M, fin);
-	} else {
-		CHECK(cudaFuncSetAttribute(tree_block<float, M>,
-		    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		tree_block<float, M><<<grid, FUSED_SPAN, smem, p->s_run>>>(in,
-		    out, p->tree->stride, len, l, nrows / M, fin);
-	}
-	CHECK_LAUNCH("tree_block");
-	return SPS_OK;
+	if (narrow)
+		return block_as<unsigned short, M>(p, in, out, l, len, nrows,
+		    fin);
+	return block_as<float, M>(p, in, out, l, len, nrows, fin);
 }
 
 static enum sps_err

@@ -48,9 +48,11 @@ sps_gpu_dedisp_tree(struct sps_gpu_dedisp *plan,
 }
 
 size_t
-sps_gpu_dedisp_packed_limit(const struct sps_header *h)
+sps_gpu_dedisp_packed_limit(const struct sps_header *h,
+    enum sps_dedisp_algo algo)
 {
 	(void)h;
+	(void)algo;
 	return 0;
 }
 

@@ -41,9 +41,11 @@ enum sps_err sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     int ndms, const unsigned char *kill, size_t nin, size_t nout);
 
 /* The largest nin (spectra per gulp) for which 8-bit and narrower data
- * take the packed 8-bit kernel (longer gulps sum in float, slower);
- * SIZE_MAX for other data. */
-size_t sps_gpu_dedisp_packed_limit(const struct sps_header *h);
+ * take the packed 8-bit kernels of algorithm algo (longer gulps sum in
+ * float, slower); SIZE_MAX for other data, and for the trees, which
+ * read the bytes with 64-bit offsets at any length. */
+size_t sps_gpu_dedisp_packed_limit(const struct sps_header *h,
+    enum sps_dedisp_algo algo);
 
 /* Switch the plan to the sub-band algorithm with the tables of the CPU
  * plan (dedisperse.h), so that both sum exactly the same samples: step 1

@@ -651,10 +651,10 @@ too_big(const struct engine *eng, size_t free_dev, size_t host_avail)
  * reading and writing overlap the kernels, yet long beside the largest
  * delay, which each gulp reads again (and the trees compute again), long
  * enough for the kernels' launches to fill the device to the end, and
- * short enough for the packed 8-bit kernels of the direct and sub-band
- * algorithms (the trees read the bytes unpacked). */
+ * short enough for the packed 8-bit kernels of the algorithm. */
 static size_t
-gulp_target(const struct engine *eng, const struct sps_reader *r, int algo)
+gulp_target(const struct engine *eng, const struct sps_reader *r,
+    enum sps_dedisp_algo algo)
 {
 	size_t want = (size_t)1 << 16, data;
 
@@ -665,9 +665,8 @@ gulp_target(const struct engine *eng, const struct sps_reader *r, int algo)
 		while (want > eng->block && want / 2 >= data)
 			want /= 2;
 	}
-	while ((algo == SPS_ALGO_DIRECT || algo == SPS_ALGO_SUBBAND) &&
-	    want > eng->block && want + eng->max_delay >
-	    sps_gpu_dedisp_packed_limit(&r->hdr))
+	while (want > eng->block && want + eng->max_delay >
+	    sps_gpu_dedisp_packed_limit(&r->hdr, algo))
 		want /= 2;
 	return want;
 }
