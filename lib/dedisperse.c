@@ -9,22 +9,11 @@
 
 #include "dedisperse.h"
 #include "dedisperse_plan.h"
-#include "dmdelay.h"
 
 static int
 is_power_of_2(int f)
 {
 	return f > 0 && (f & (f - 1)) == 0;
-}
-
-int
-sps_dedisp_log2(int f)
-{
-	int k = 0;
-
-	while ((1 << k) < f)
-		k++;
-	return k;
 }
 
 static enum sps_err
@@ -64,7 +53,7 @@ copy_trials(struct sps_dedisp_plan *p, const double *dms, const int *scrunch,
 		if (p->scrunch[i] > p->max_scrunch)
 			p->max_scrunch = p->scrunch[i];
 	}
-	p->nlevels = sps_dedisp_log2(p->max_scrunch) + 1;
+	p->nlevels = sps_dedisp_level_of(p->max_scrunch) + 1;
 	return SPS_OK;
 }
 
@@ -95,13 +84,6 @@ choose_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
 		return sps_fail(SPS_EVALUE, "channel frequencies must be "
 		    "positive (highest %g MHz)", p->fref);
 	return SPS_OK;
-}
-
-long
-sps_dedisp_shift(const struct sps_dedisp_plan *p, int trial, int live)
-{
-	return sps_dm_delay_samples(p->dms[trial], p->freq[live], p->fref,
-	    p->tsamp * p->scrunch[trial]);
 }
 
 static void
@@ -268,19 +250,6 @@ size_t
 sps_dedisp_out_size(const struct sps_dedisp_plan *p, size_t nout)
 {
 	return sps_dedisp_out_offset(p, nout, p->ndms);
-}
-
-/* Level k holds the data scrunched by 2^k, channel-major: nlive rows of
- * nin >> k samples, one after another. */
-size_t
-sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin, int k)
-{
-	size_t off = 0;
-	int j;
-
-	for (j = 0; j < k; j++)
-		off += (size_t)p->nlive * (nin >> j);
-	return off;
 }
 
 size_t
@@ -566,7 +535,7 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 #pragma omp for schedule(dynamic, 1)
 		for (t = 0; t < (long)ntiles; t++) {
 			const struct tile *tl = &tiles[t];
-			int lev = sps_dedisp_log2(p->scrunch[tl->d0]);
+			int lev = sps_dedisp_level_of(p->scrunch[tl->d0]);
 
 			if (shifts != NULL)
 				dedisperse_tile(p, p->work +

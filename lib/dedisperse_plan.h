@@ -44,9 +44,11 @@ struct sps_dedisp_plan {
 	struct sps_tree *tree;	/* tree algorithms, Barsdell et al. §3.1 */
 };
 
-/* Shared between the two paths. */
+/* dedisperse_plan.c: what every path uses.  The delay of live channel
+ * `live` in trial `trial`, in its scrunched samples (sps_dm_delay_samples);
+ * where level k (the data scrunched by 2^k, channel-major: nlive rows of
+ * nin >> k samples, one after another) starts in the work buffer. */
 long sps_dedisp_shift(const struct sps_dedisp_plan *p, int trial, int live);
-int sps_dedisp_log2(int f);
 size_t sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin,
     int k);
 

@@ -44,17 +44,27 @@ pack_trial(const struct sps_header *h, int f, const float *v, size_t n,
 }
 
 enum sps_err
+sps_dmtime_write_frame(FILE *out, size_t n)
+{
+	int32_t n32 = (int32_t)n;
+
+	if (fwrite(block_magic, 1, 4, out) != 4 || fwrite(&n32, 4, 1, out) != 1)
+		return sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+	return SPS_OK;
+}
+
+enum sps_err
 sps_dmtime_write_block(FILE *out, const struct sps_header *h,
     const float *values, size_t n, unsigned long long *nclipped)
 {
 	size_t total = sps_dmtime_block_values(h, n), done = 0;
-	int32_t n32 = (int32_t)n;
 	unsigned char *raw;
+	enum sps_err e;
 	float *tmp;
 	int i;
 
-	if (fwrite(block_magic, 1, 4, out) != 4 || fwrite(&n32, 4, 1, out) != 1)
-		goto fail;
+	if ((e = sps_dmtime_write_frame(out, n)) != SPS_OK)
+		return e;
 	if (h->nbits == 32) {
 		if (fwrite(values, sizeof(float), total, out) != total)
 			goto fail;
@@ -114,14 +124,11 @@ unpack_trial(const struct sps_header *h, int f, const unsigned char *raw,
 }
 
 enum sps_err
-sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
-    size_t *n)
+sps_dmtime_read_frame(FILE *in, const struct sps_header *h, size_t *n)
 {
-	unsigned char head[8], *raw;
-	size_t got, done = 0;
-	enum sps_err e;
+	unsigned char head[8];
+	size_t got;
 	int32_t n32;
-	int i;
 
 	*n = 0;
 	got = fread(head, 1, 8, in);
@@ -135,6 +142,20 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 		return sps_fail(SPS_EFORMAT, "corrupt DM-time stream: bad "
 		    "block header");
 	*n = (size_t)n32;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
+    size_t *n)
+{
+	unsigned char *raw;
+	size_t done = 0;
+	enum sps_err e;
+	int i;
+
+	if ((e = sps_dmtime_read_frame(in, h, n)) != SPS_OK)
+		return e;
 	if (h->nbits == 32)
 		return read_exact(in, values, sps_dmtime_block_values(h, *n) *
 		    sizeof(float), "a block");

@@ -25,6 +25,12 @@ size_t sps_dmtime_block_values(const struct sps_header *h, size_t n);
 size_t sps_dmtime_trial_offset(const struct sps_header *h, size_t n,
     int trial);
 
+/* The 8 bytes that open a block of n base samples: write them, or read
+ * them and check n (1 .. sps_block); SPS_EEOF at a clean end. */
+enum sps_err sps_dmtime_write_frame(FILE *out, size_t n);
+enum sps_err sps_dmtime_read_frame(FILE *in, const struct sps_header *h,
+    size_t *n);
+
 /* Write one block (values as laid out above, float32); integer nbits
  * are packed with the header's scale and offset, clipping counted. */
 enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,

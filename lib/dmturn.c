@@ -32,21 +32,11 @@ static enum sps_err
 read_raw_block(FILE *in, const struct sps_header *h, unsigned char *buf,
     size_t *n)
 {
-	unsigned char head[8];
-	size_t got = fread(head, 1, 8, in), len;
-	int32_t n32;
+	enum sps_err e;
+	size_t len;
 
-	*n = 0;
-	if (got == 0 && !ferror(in))
-		return SPS_EEOF;
-	if (got < 8)
-		return sps_fail(SPS_ETRUNC, "DM-time stream cut short in a "
-		    "block header");
-	memcpy(&n32, head + 4, 4);
-	if (memcmp(head, "SPSB", 4) != 0 || n32 < 1 || n32 > h->sps_block)
-		return sps_fail(SPS_EFORMAT, "corrupt DM-time stream: bad "
-		    "block header");
-	*n = (size_t)n32;
+	if ((e = sps_dmtime_read_frame(in, h, n)) != SPS_OK)
+		return e;
 	len = sps_dmtime_block_values(h, *n) * value_bytes(h);
 	if (fread(buf, 1, len, in) != len)
 		return ferror(in) ? io_fail("read") : sps_fail(SPS_ETRUNC,
@@ -61,15 +51,12 @@ spool(FILE *in, const struct sps_header *h, unsigned char *buf, FILE **tmp,
 {
 	enum sps_err e;
 	size_t got;
-	int32_t n32;
 
 	if ((*tmp = tmpfile()) == NULL)
 		return io_fail("temporary file");
 	*n = 0;
 	while ((e = read_raw_block(in, h, buf, &got)) == SPS_OK) {
-		n32 = (int32_t)got;
-		if (fwrite("SPSB", 1, 4, *tmp) != 4 ||
-		    fwrite(&n32, 4, 1, *tmp) != 1 ||
+		if (sps_dmtime_write_frame(*tmp, got) != SPS_OK ||
 		    fwrite(buf, value_bytes(h), sps_dmtime_block_values(h, got),
 		    *tmp) != sps_dmtime_block_values(h, got))
 			return io_fail("temporary file");
@@ -219,7 +206,6 @@ sps_dmturn_to_time(FILE *in, const struct sps_header *h, FILE *out)
 	while (done < n && e == SPS_OK) {
 		size_t m = n - done < (uint64_t)h->sps_block ? (size_t)(n -
 		    done) : (size_t)h->sps_block, off = 0;
-		int32_t m32 = (int32_t)m;
 
 		for (i = 0; i < (size_t)h->ndms && e == SPS_OK; i++) {
 			size_t len = m / (size_t)h->scrunch[i] * vb;
@@ -232,8 +218,7 @@ sps_dmturn_to_time(FILE *in, const struct sps_header *h, FILE *out)
 			at[i] += (off_t)len;
 			off += len;
 		}
-		if (e == SPS_OK && (fwrite("SPSB", 1, 4, out) != 4 ||
-		    fwrite(&m32, 4, 1, out) != 1 ||
+		if (e == SPS_OK && (sps_dmtime_write_frame(out, m) != SPS_OK ||
 		    fwrite(buf, 1, off, out) != off))
 			e = io_fail("write");
 		done += m;

@@ -1,9 +1,11 @@
-/* join.c: several SIGPROC files in time order read as one stream. */
+/* join.c: several files in time order read as one stream (join.h):
+ * PSRFITS joins its own rows; SIGPROC files go through a chain of
+ * readers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "join.h"
 
 struct chain {
 	char *const	*paths;
@@ -183,8 +185,8 @@ static const struct sps_source_ops chain_ops = {
 	chain_read_raw, chain_read_float, chain_close,
 };
 
-enum sps_err
-sps_reader_attach_chain(struct sps_reader *r, char *const *paths, int npaths,
+static enum sps_err
+attach_chain(struct sps_reader *r, char *const *paths, int npaths,
     int fill_gaps)
 {
 	struct chain *c;
@@ -212,4 +214,30 @@ sps_reader_attach_chain(struct sps_reader *r, char *const *paths, int npaths,
 		r->gap_spectra += c->gaps[i];
 	c->current = 0;
 	return sps_reader_open(&c->sub, paths[0]);
+}
+
+enum sps_err
+sps_reader_open_many(struct sps_reader *r, char *const *paths, int npaths)
+{
+	return sps_reader_open_joined(r, paths, npaths, 0);
+}
+
+enum sps_err
+sps_reader_open_joined(struct sps_reader *r, char *const *paths, int npaths,
+    int fill_gaps)
+{
+	enum sps_err e;
+
+	if (npaths == 1)
+		return sps_reader_open(r, paths[0]);
+	sps_reader_reset(r);
+	if (npaths < 1)
+		return sps_fail(SPS_EUSAGE, "no input");
+	if (sps_reader_is_fits(paths[0]))
+		e = sps_reader_attach_psrfits(r, paths, npaths);
+	else
+		e = attach_chain(r, paths, npaths, fill_gaps);
+	if (e != SPS_OK)
+		sps_reader_close(r);
+	return e;
 }

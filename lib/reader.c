@@ -275,15 +275,6 @@ is_fits(const unsigned char *head, size_t n)
 	return n >= 8 && memcmp(head, "SIMPLE  ", 8) == 0;
 }
 
-enum sps_err
-sps_reader_open(struct sps_reader *r, const char *path)
-{
-	char *paths[1];
-
-	paths[0] = (char *)(path == NULL ? "-" : path);
-	return sps_reader_open_many(r, paths, 1);
-}
-
 static enum sps_err
 open_input(const char *path, FILE **f, const char **name)
 {
@@ -333,8 +324,8 @@ open_one(struct sps_reader *r, const char *path)
 	return e;
 }
 
-static void
-reader_reset(struct sps_reader *r)
+void
+sps_reader_reset(struct sps_reader *r)
 {
 	memset(r, 0, sizeof(*r));
 	sps_header_init(&r->hdr);
@@ -342,40 +333,28 @@ reader_reset(struct sps_reader *r)
 }
 
 enum sps_err
-sps_reader_open_many(struct sps_reader *r, char *const *paths, int npaths)
+sps_reader_open(struct sps_reader *r, const char *path)
 {
-	return sps_reader_open_joined(r, paths, npaths, 0);
+	enum sps_err e;
+
+	sps_reader_reset(r);
+	if ((e = open_one(r, path == NULL ? "-" : path)) != SPS_OK)
+		sps_reader_close(r);
+	return e;
 }
 
-enum sps_err
-sps_reader_open_joined(struct sps_reader *r, char *const *paths, int npaths,
-    int fill_gaps)
+int
+sps_reader_is_fits(const char *path)
 {
 	unsigned char head[SNIFF_BYTES];
-	enum sps_err e;
 	size_t n = 0;
 	FILE *f;
 
-	reader_reset(r);
-	if (npaths < 1)
-		return sps_fail(SPS_EUSAGE, "no input");
-	if (npaths == 1) {
-		if ((e = open_one(r, paths[0])) != SPS_OK)
-			sps_reader_close(r);
-		return e;
-	}
-	/* Several files: PSRFITS joins its own; SIGPROC goes through chain. */
-	if ((f = fopen(paths[0], "rb")) != NULL) {
+	if ((f = fopen(path, "rb")) != NULL) {
 		n = fread(head, 1, sizeof(head), f);
 		fclose(f);
 	}
-	if (is_fits(head, n))
-		e = sps_reader_attach_psrfits(r, paths, npaths);
-	else
-		e = sps_reader_attach_chain(r, paths, npaths, fill_gaps);
-	if (e != SPS_OK)
-		sps_reader_close(r);
-	return e;
+	return is_fits(head, n);
 }
 
 enum sps_err

@@ -3,7 +3,7 @@
  * A reader hands out spectra (nifs*nchans values each, time-major) from a
  * SIGPROC file or stream, a PSRFITS file, or several files in time order,
  * with bounded memory.  Every format feeds this one interface through
- * struct sps_source (below). */
+ * struct sps_source (below); several files read as one are join.h's. */
 #ifndef SPS_READER_H
 #define SPS_READER_H
 
@@ -45,18 +45,6 @@ struct sps_reader {
  * content (HEADER_START or a FITS "SIMPLE" card). */
 enum sps_err sps_reader_open(struct sps_reader *r, const char *path);
 
-/* Open several files in time order as one stream (SIGPROC or PSRFITS). */
-enum sps_err sps_reader_open_many(struct sps_reader *r, char *const *paths,
-    int npaths);
-
-/* Like sps_reader_open_many for SIGPROC files, with a choice for gaps
- * between files: refused (fill_gaps 0) or filled with the mean of the
- * previous file's last block (fill_gaps 1).  Files must agree in nchans,
- * nbits, nifs, tsamp, fch1 and foff, and follow each other in tstart
- * (within half a sample); r->gap_spectra counts what was filled. */
-enum sps_err sps_reader_open_joined(struct sps_reader *r, char *const *paths,
-    int npaths, int fill_gaps);
-
 /* Read up to n spectra: raw bytes in hdr.nbits packing (buf holds
  * n * sps_spectrum_bytes() bytes; sub-byte spectra are only handed out
  * whole when a spectrum is a whole number of bytes, else n is rounded to
@@ -73,11 +61,15 @@ enum sps_err sps_reader_skip(struct sps_reader *r, uint64_t n);
 
 void sps_reader_close(struct sps_reader *r);
 
+/* An empty reader (nothing open), for the openers here and in join.h. */
+void sps_reader_reset(struct sps_reader *r);
+
+/* Does the file at path begin as FITS does?  0 when it cannot be read. */
+int sps_reader_is_fits(const char *path);
+
 /* Plug a format in: used by the SIGPROC and PSRFITS openers. */
 enum sps_err sps_reader_attach_sigproc(struct sps_reader *r, FILE *f,
     const char *name, const unsigned char *prefix, size_t nprefix);
-enum sps_err sps_reader_attach_chain(struct sps_reader *r, char *const
-    *paths, int npaths, int fill_gaps);
 enum sps_err sps_reader_attach_psrfits(struct sps_reader *r, char *const
     *paths, int npaths);
 

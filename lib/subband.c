@@ -232,7 +232,7 @@ sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
 #pragma omp parallel for num_threads(p->nthreads) schedule(dynamic, 1)
 	for (g = 0; g < p->ngroups; g++) {
 		int f = p->scrunch[p->group_start[g]];
-		int lev = sps_dedisp_log2(f);
+		int lev = sps_dedisp_level_of(f);
 		size_t n = nout / (size_t)f, len = n + p->group_span[g];
 		float *x = p->sub_work + (size_t)omp_get_thread_num() *
 		    p->sub_work_len;

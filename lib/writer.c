@@ -6,7 +6,19 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "unfinished.h"
 #include "writer.h"
+
+static void
+release(struct sps_writer *w)
+{
+	free(w->packbuf);
+	free(w->path);
+	free(w->tmppath);
+	w->packbuf = NULL;
+	w->path = w->tmppath = NULL;
+	w->f = NULL;
+}
 
 enum sps_err
 sps_writer_open(struct sps_writer *w, const char *path)
@@ -35,13 +47,16 @@ sps_writer_open(struct sps_writer *w, const char *path)
 		w->tmppath = NULL;
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
+	if (sps_unfinished_add(w->tmppath) != SPS_OK) {
+		release(w);
+		return SPS_ENOMEM;
+	}
 	if ((w->f = fopen(w->tmppath, "wb")) == NULL) {
 		enum sps_err e = sps_fail(SPS_EIO, "%s: %s", path,
 		    strerror(errno));
 
-		free(w->path);
-		free(w->tmppath);
-		w->path = w->tmppath = NULL;
+		sps_unfinished_forget(w->tmppath);
+		release(w);
 		return e;
 	}
 	return SPS_OK;
@@ -121,17 +136,6 @@ sps_writer_spectra(struct sps_writer *w, const float *buf, size_t n)
 	return SPS_OK;
 }
 
-static void
-release(struct sps_writer *w)
-{
-	free(w->packbuf);
-	free(w->path);
-	free(w->tmppath);
-	w->packbuf = NULL;
-	w->path = w->tmppath = NULL;
-	w->f = NULL;
-}
-
 enum sps_err
 sps_writer_close(struct sps_writer *w)
 {
@@ -156,6 +160,7 @@ sps_writer_close(struct sps_writer *w)
 			    strerror(errno));
 		if (e != SPS_OK)
 			unlink(w->tmppath);
+		sps_unfinished_forget(w->tmppath);
 	}
 	release(w);
 	return e;
@@ -166,8 +171,10 @@ sps_writer_abort(struct sps_writer *w)
 {
 	if (w->f != NULL && w->f != stdout) {
 		fclose(w->f);
-		if (w->tmppath != NULL)
+		if (w->tmppath != NULL) {
 			unlink(w->tmppath);
+			sps_unfinished_forget(w->tmppath);
+		}
 	}
 	if (w->f == stdout)
 		fflush(stdout);

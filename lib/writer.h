@@ -2,7 +2,9 @@
  *
  * A file is written under a temporary name beside it (NAME.tmp.PID) and
  * renamed on sps_writer_close(), so a failed run never leaves a file that
- * looks finished; sps_writer_abort() removes it. */
+ * looks finished; sps_writer_abort() removes it.  Until it is renamed,
+ * the temporary name is listed in unfinished.h, so that an early exit or
+ * a signal removes it too. */
 #ifndef SPS_WRITER_H
 #define SPS_WRITER_H
 

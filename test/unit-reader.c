@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "join.h"
 #include "reader.h"
 #include "writer.h"
 

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,10 +12,63 @@
 #include <time.h>
 
 #include "cli.h"
+#include "unfinished.h"
 #include "writer.h"
 
 static const char *progname = "sps";
 static int progress_shown;
+
+static const int stop_signals[] = { SIGHUP, SIGINT, SIGTERM };
+#define NSTOP_SIGNALS	(int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void
+remove_unfinished(void)
+{
+	sps_unfinished_remove_all();
+}
+
+/* The one thread that takes the stop signals: it removes the unfinished
+ * outputs, then lets the signal end the process as it would have. */
+static void *
+await_stop(void *arg)
+{
+	sigset_t *set = arg;
+	int sig;
+
+	if (sigwait(set, &sig) != 0)
+		return NULL;
+	sps_unfinished_remove_all();
+	signal(sig, SIG_DFL);
+	sigemptyset(set);
+	sigaddset(set, sig);
+	pthread_sigmask(SIG_UNBLOCK, set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/* Block the stop signals in every thread to come (a signal that was
+ * ignored when we started, as in a background job, stays ignored) and
+ * leave them to await_stop. */
+static void
+watch_stop_signals(void)
+{
+	static sigset_t set;
+	struct sigaction old;
+	pthread_t tid;
+	int i;
+
+	sigemptyset(&set);
+	for (i = 0; i < NSTOP_SIGNALS; i++)
+		if (sigaction(stop_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaddset(&set, stop_signals[i]);
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    pthread_create(&tid, NULL, await_stop, &set) != 0) {
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		return;
+	}
+	pthread_detach(tid);
+}
 
 void
 cli_init(const char *name, char **argv)
@@ -22,6 +76,8 @@ cli_init(const char *name, char **argv)
 	progname = name;
 	argv[0] = (char *)name;	/* getopt names the program after it */
 	signal(SIGPIPE, SIG_IGN);
+	atexit(remove_unfinished);
+	watch_stop_signals();
 	cli_progress_start();
 }
 

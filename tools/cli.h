@@ -41,9 +41,12 @@ struct sps_writer;
  * of w (sps_writer_abort). */
 void cli_output_fail(struct sps_writer *w) __attribute__((noreturn));
 
-/* Ignore SIGPIPE so a closed pipe is a write error we report, and set the
- * program name used in messages, argv[0] included (getopt's own messages
- * name the program after it, which may be a path). */
+/* Set the program name used in messages, argv[0] included (getopt's own
+ * messages name the program after it, which may be a path); ignore
+ * SIGPIPE, so that a closed pipe is a write error we report; and make
+ * every way out but success remove the unfinished outputs (unfinished.h):
+ * an exit (errx after an error) and SIGHUP, SIGINT and SIGTERM, which
+ * then end the process as they would have (status 128 + signal). */
 void cli_init(const char *name, char **argv);
 
 /* Progress on stderr: "sps-NAME: 42% (3.1x real time)" at most once a

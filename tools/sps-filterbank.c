@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "codec.h"
 #include "header.h"
+#include "join.h"
 #include "psrfits.h"
 #include "reader.h"
 #include "writer.h"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "join.h"
 #include "psrfits.h"
 #include "reader.h"
 #include "tscrunch.h"
