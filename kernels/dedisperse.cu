@@ -26,16 +26,6 @@ gpu_cuda_fail(cudaError_t code, const char *what)
 	return sps_fail(SPS_EIO, "CUDA %s: %s", what, cudaGetErrorString(code));
 }
 
-int
-gpu_log2(int f)
-{
-	int k = 0;
-
-	while ((1 << k) < f)
-		k++;
-	return k;
-}
-
 /* Value of (sample t, IF i, channel c) in SIGPROC packing. */
 __device__ static float
 raw_value(const unsigned char *spec, int nbits, int is_signed, size_t k)
@@ -470,7 +460,7 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		p->scrunch[d] = scrunch != NULL ? scrunch[d] : 1;
 		fmax_s = p->scrunch[d] > fmax_s ? p->scrunch[d] : fmax_s;
 	}
-	p->nlevels = gpu_log2(fmax_s) + 1;
+	p->nlevels = sps_dedisp_level_of(fmax_s) + 1;
 	e = plan_channels(p, h, kill, live, freq, &fref);
 	if (e == SPS_OK && (shifts = make_shifts(p, h, dms, freq, fref)) ==
 	    NULL)
@@ -696,7 +686,7 @@ run_trials(struct sps_gpu_dedisp *p, int mode, size_t nout, float *d_out,
 	int d0 = 0, d1;
 
 	while (d0 < p->ndms && e == SPS_OK) {
-		int f = p->scrunch[d0], lev = gpu_log2(f);
+		int f = p->scrunch[d0], lev = sps_dedisp_level_of(f);
 		size_t n = nout / f;
 
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)
