@@ -48,7 +48,8 @@ sps_dmtime_write_frame(FILE *out, size_t n)
 {
 	int32_t n32 = (int32_t)n;
 
-	if (fwrite(block_magic, 1, 4, out) != 4 || fwrite(&n32, 4, 1, out) != 1)
+	if (fwrite(block_magic, 1, 4, out) != 4 ||
+	    fwrite(&n32, 4, 1, out) != 1)
 		return sps_fail(SPS_EIO, "write error: %s", strerror(errno));
 	return SPS_OK;
 }

@@ -1,0 +1,38 @@
+/* dmtime_in.h: the input of a search: a DM-time stream (dmtime.h) or one
+ * dedispersed time series (a SIGPROC .tim, 1 channel), read as DM-time
+ * blocks (a series is a stream of one trial). */
+#ifndef SPS_DMTIME_IN_H
+#define SPS_DMTIME_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "header.h"
+
+#define SPS_SERIES_BLOCK	65536	/* samples of a series a block */
+
+struct sps_dmtime_in {
+	struct sps_header	 hdr;
+	FILE			*f;
+	const char		*name;		/* "stdin" for - */
+	int			 is_series;	/* else a DM-time stream */
+	uint64_t		 nsamples;	/* base samples; 0: unknown */
+	size_t			 max_block;	/* base samples */
+	size_t			 max_values;	/* floats of the largest block */
+	unsigned char		*raw;		/* a series' packed block */
+};
+
+/* Open path ("-" for standard input) and read its header.  SPS_EFORMAT
+ * for an S/N plane, filterbank data or other things not searchable. */
+enum sps_err sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path);
+
+/* The next block (room for max_values floats): *n base samples, 0 at
+ * the end. */
+enum sps_err sps_dmtime_in_read(struct sps_dmtime_in *in, float *values,
+    size_t *n);
+
+void sps_dmtime_in_close(struct sps_dmtime_in *in);
+
+#endif

@@ -1,0 +1,612 @@
+/* search.c: the search engine of DM-time data (search.h). */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "noise.h"
+#include "search.h"
+
+/* One DM trial: its noise model, its search, the events and plane values
+ * it gave that are not yet taken, and its window counts. */
+struct trial {
+	int			 f;	/* scrunch factor */
+	double			 dm;
+	const struct sps_boxcar_plan *plan;
+	struct sps_noise	*noise;
+	struct sps_boxcar_stream *search;
+	struct sps_boxcar_event	*ev;
+	size_t			 nev, evcap;
+	float			*psnr;
+	float			*pwidth;	/* base samples */
+	size_t			 pn, pcap;
+	unsigned long long	 windows, skipped, nbad;
+};
+
+struct sps_search {
+	struct sps_search_opts	 o;
+	double			 tsamp;
+	int			 ntrials;
+	struct trial		*t;
+	struct sps_boxcar_plan	 plan;		/* unscrunched */
+	struct sps_boxcar_plan	*plans;		/* one per scrunch factor */
+	int			*plan_f;
+	int			 nplans;
+	struct sps_boxcar_work	**work;		/* one per thread */
+	int			 nthreads;
+	size_t			 window;	/* base samples */
+	size_t			 block_floats;	/* trial samples a window */
+	int			 lag;
+	uint64_t		 nbase;
+	uint64_t		 plane_done;	/* base samples taken */
+	float			*plane;		/* the block last taken */
+	struct sps_event	*events;	/* the events last taken */
+	size_t			 events_cap;
+	unsigned long long	 nevents;
+	int			 finished;
+};
+
+static enum sps_err
+plan_for(struct sps_search *s, int f, const struct sps_boxcar_plan **p)
+{
+	enum sps_err e;
+	int i;
+
+	for (i = 0; i < s->nplans; i++)
+		if (s->plan_f[i] == f) {
+			*p = &s->plans[i];
+			return SPS_OK;
+		}
+	if ((e = sps_boxcar_plan_scrunched(&s->plans[s->nplans], &s->plan,
+	    s->plan.max_width, f)) != SPS_OK)
+		return e;
+	s->plan_f[s->nplans] = f;
+	*p = &s->plans[s->nplans++];
+	return SPS_OK;
+}
+
+static long long
+lcm(long long a, long long b)
+{
+	long long x = a, y = b, t;
+
+	while (y != 0) {
+		t = x % y;
+		x = y;
+		y = t;
+	}
+	return a / x * b;
+}
+
+/* The window: the baseline asked for, or the default, in a whole number
+ * of units (a multiple of every scrunch factor times its plan's largest
+ * separation), at least 64 units. */
+static enum sps_err
+choose_window(struct sps_search *s, long long unit)
+{
+	double sec = s->o.baseline > 0 ? s->o.baseline :
+	    fmax(SPS_SEARCH_BASELINE, 8 * s->plan.max_width * s->tsamp);
+	double n = ceil(sec / s->tsamp / (double)unit - 1e-6);
+
+	if (n < 64)
+		n = 64;
+	if (n * (double)unit > 1 << 28)
+		return sps_fail(SPS_EVALUE, "--baseline %g s: window of %.0f "
+		    "samples is too long", sec, n * (double)unit);
+	s->window = (size_t)n * (size_t)unit;
+	return SPS_OK;
+}
+
+static enum sps_err
+make_trials(struct sps_search *s, const struct sps_header *h)
+{
+	long long unit = 1;
+	enum sps_err e;
+	int i;
+
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+
+		t->f = h->sps_dmtime == 1 && h->scrunch != NULL ?
+		    h->scrunch[i] : 1;
+		if (t->f < 1)
+			return sps_fail(SPS_EVALUE, "%s: trial %d has scrunch "
+			    "factor %d", s->o.name, i, t->f);
+		t->dm = h->sps_dmtime == 1 ? h->dms[i] : h->refdm;
+		if ((e = plan_for(s, t->f, &t->plan)) != SPS_OK)
+			return e;
+	}
+	for (i = 0; i < s->ntrials; i++) {
+		unit = lcm(unit, (long long)s->t[i].f * s->t[i].plan->period);
+		if (unit > 1 << 24)
+			return sps_fail(SPS_EVALUE, "%s: scrunch factors with "
+			    "no common multiple below 2^24", s->o.name);
+	}
+	return choose_window(s, unit);
+}
+
+static enum sps_err
+start_trials(struct sps_search *s)
+{
+	enum sps_err e;
+	int i, lag;
+
+	s->lag = 1;
+	for (i = 0; i < s->ntrials; i++) {
+		lag = sps_boxcar_stream_lag(s->t[i].plan, s->window /
+		    (size_t)s->t[i].f);
+		s->lag = lag > s->lag ? lag : s->lag;
+	}
+	for (i = 0; i < s->ntrials; i++)
+		s->block_floats += s->window / (size_t)s->t[i].f;
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+		struct sps_noise_opts no;
+
+		no.window = s->window / (size_t)t->f;
+		no.outlier = s->o.outlier;
+		no.white = s->o.white;
+		no.max_width = t->plan->max_width;
+		if ((e = sps_noise_create(&t->noise, &no)) != SPS_OK ||
+		    (e = sps_boxcar_stream_create(&t->search, t->plan,
+		    s->o.threshold, s->o.want_plane, s->lag)) != SPS_OK)
+			return e;
+	}
+	return SPS_OK;
+}
+
+static enum sps_err
+make_work(struct sps_search *s)
+{
+	enum sps_err e;
+	int i;
+
+	s->nthreads = s->o.nthreads > 0 ? s->o.nthreads :
+	    omp_get_max_threads();
+	if ((s->work = calloc((size_t)s->nthreads, sizeof(*s->work))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < s->nthreads; i++)
+		if ((e = sps_boxcar_work_create(&s->work[i])) != SPS_OK)
+			return e;
+	return SPS_OK;
+}
+
+static enum sps_err
+setup(struct sps_search *s, const struct sps_header *h)
+{
+	double w = s->o.max_width;
+	enum sps_err e;
+
+	if (!(h->tsamp > 0))
+		return sps_fail(SPS_EVALUE, "%s: tsamp %g is not a sampling "
+		    "time", s->o.name, h->tsamp);
+	if (w < 1 || w > SPS_BOXCAR_MAXWIDTH)
+		return sps_fail(SPS_EVALUE, "widest boxcar %.0f samples of %g "
+		    "s, not in [1, %d]", w, h->tsamp, SPS_BOXCAR_MAXWIDTH);
+	s->tsamp = h->tsamp;
+	s->ntrials = h->sps_dmtime == 1 ? h->ndms : 1;
+	if ((e = sps_boxcar_plan_make(&s->plan, s->o.algorithm,
+	    s->o.max_width)) != SPS_OK)
+		return e;
+	s->t = calloc((size_t)s->ntrials, sizeof(*s->t));
+	s->plans = calloc((size_t)s->ntrials, sizeof(*s->plans));
+	s->plan_f = calloc((size_t)s->ntrials, sizeof(*s->plan_f));
+	if (s->t == NULL || s->plans == NULL || s->plan_f == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if ((e = make_trials(s, h)) != SPS_OK ||
+	    (e = start_trials(s)) != SPS_OK)
+		return e;
+	return make_work(s);
+}
+
+enum sps_err
+sps_search_create(struct sps_search **sp, const struct sps_header *h,
+    const struct sps_search_opts *o)
+{
+	struct sps_search *s;
+	enum sps_err e;
+
+	*sp = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	s->o = *o;
+	if (s->o.name == NULL)
+		s->o.name = "input";
+	if ((e = setup(s, h)) != SPS_OK) {
+		sps_search_free(s);
+		return e;
+	}
+	*sp = s;
+	return SPS_OK;
+}
+
+void
+sps_search_free(struct sps_search *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; s->t != NULL && i < s->ntrials; i++) {
+		sps_noise_free(s->t[i].noise);
+		sps_boxcar_stream_free(s->t[i].search);
+		free(s->t[i].ev);
+		free(s->t[i].psnr);
+		free(s->t[i].pwidth);
+	}
+	for (i = 0; s->work != NULL && i < s->nthreads; i++)
+		sps_boxcar_work_free(s->work[i]);
+	free(s->work);
+	free(s->t);
+	free(s->plans);
+	free(s->plan_f);
+	free(s->plane);
+	free(s->events);
+	free(s);
+}
+
+const struct sps_boxcar_plan *
+sps_search_plan(const struct sps_search *s)
+{
+	return &s->plan;
+}
+
+size_t
+sps_search_window(const struct sps_search *s)
+{
+	return s->window;
+}
+
+/* ---- one trial's work (in a thread) ---- */
+
+static enum sps_err
+keep_events(struct trial *t)
+{
+	const struct sps_boxcar_event *ev;
+	size_t n, cap;
+	void *p;
+
+	ev = sps_boxcar_stream_events(t->search, &n);
+	if (n == 0)
+		return SPS_OK;
+	if (t->nev + n > t->evcap) {
+		cap = t->evcap < 64 ? 64 : t->evcap;
+		while (cap < t->nev + n)
+			cap *= 2;
+		if ((p = realloc(t->ev, cap * sizeof(*t->ev))) == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		t->ev = p;
+		t->evcap = cap;
+	}
+	memcpy(t->ev + t->nev, ev, n * sizeof(*ev));
+	t->nev += n;
+	return SPS_OK;
+}
+
+static enum sps_err
+grow_plane(struct trial *t, size_t n)
+{
+	size_t cap = t->pcap < 1024 ? 1024 : t->pcap;
+	float *a, *b;
+
+	while (cap < t->pn + n)
+		cap *= 2;
+	a = realloc(t->psnr, cap * sizeof(float));
+	if (a != NULL)
+		t->psnr = a;
+	b = realloc(t->pwidth, cap * sizeof(float));
+	if (b != NULL)
+		t->pwidth = b;
+	if (a == NULL || b == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	t->pcap = cap;
+	return SPS_OK;
+}
+
+static enum sps_err
+keep_plane(struct trial *t)
+{
+	const int32_t *wd;
+	const size_t *wlen;
+	const float *snr;
+	uint64_t first;
+	size_t n, j;
+	enum sps_err e;
+	int nwin;
+
+	sps_boxcar_stream_plane(t->search, &snr, &wd, &n, &first, &wlen,
+	    &nwin);
+	if (n == 0)
+		return SPS_OK;
+	if (t->pn + n > t->pcap && (e = grow_plane(t, n)) != SPS_OK)
+		return e;
+	for (j = 0; j < n; j++) {
+		t->psnr[t->pn + j] = snr[j];
+		t->pwidth[t->pn + j] = (float)wd[j] * (float)t->f;
+	}
+	t->pn += n;
+	return SPS_OK;
+}
+
+static enum sps_err
+keep_output(struct trial *t)
+{
+	enum sps_err e;
+
+	if ((e = keep_events(t)) != SPS_OK)
+		return e;
+	return keep_plane(t);
+}
+
+static enum sps_err
+feed_trial(struct trial *t, struct sps_boxcar_work *w, const float *x,
+    size_t n, int end)
+{
+	struct sps_noise_window win;
+	enum sps_err e;
+
+	if (n > 0 && (e = sps_noise_push(t->noise, x, n)) != SPS_OK)
+		return e;
+	if (end)
+		sps_noise_finish(t->noise);
+	while (sps_noise_next(t->noise, &win)) {
+		t->windows++;
+		t->skipped += win.scale == NULL;
+		t->nbad += win.nbad;
+		if ((e = sps_boxcar_stream_push(t->search, w, win.x, win.n,
+		    win.scale)) != SPS_OK)
+			return e;
+		if ((e = keep_output(t)) != SPS_OK)
+			return e;
+	}
+	if (end && (e = sps_boxcar_stream_finish(t->search, w)) != SPS_OK)
+		return e;
+	return keep_output(t);
+}
+
+/* Every trial's part of a block of n base samples, in parallel; the
+ * first failure's message is the one kept. */
+static enum sps_err
+feed_all(struct sps_search *s, const float *block, size_t n, int end)
+{
+	enum sps_err first = SPS_OK;
+	char msg[512] = "";
+	size_t off = 0;
+	size_t *offs;
+	int i;
+
+	if ((offs = malloc((size_t)s->ntrials * sizeof(*offs))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < s->ntrials; i++) {
+		offs[i] = off;
+		off += n / (size_t)s->t[i].f;
+	}
+#pragma omp parallel for schedule(dynamic) num_threads(s->nthreads)
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+		enum sps_err e;
+
+		e = feed_trial(t, s->work[omp_get_thread_num()], block !=
+		    NULL ? block + offs[i] : NULL, n / (size_t)t->f, end);
+		if (e != SPS_OK) {
+#pragma omp critical
+			{
+				if (first == SPS_OK) {
+					first = e;
+					snprintf(msg, sizeof(msg), "%s",
+					    sps_errmsg());
+				}
+			}
+		}
+	}
+	free(offs);
+	if (first != SPS_OK)
+		return sps_fail(first, "%s", msg);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_search_feed(struct sps_search *s, const float *block, size_t n)
+{
+	if (s->finished)
+		return sps_fail(SPS_EUSAGE, "search fed after its end");
+	s->nbase += n;
+	return feed_all(s, block, n, 0);
+}
+
+enum sps_err
+sps_search_finish(struct sps_search *s)
+{
+	if (s->finished)
+		return SPS_OK;
+	s->finished = 1;
+	return feed_all(s, NULL, 0, 1);
+}
+
+int
+sps_search_started(const struct sps_search *s)
+{
+	int i;
+
+	for (i = 0; i < s->ntrials; i++)
+		if (s->t[i].windows > s->t[i].skipped)
+			return 1;
+	return 0;
+}
+
+/* ---- what the engine gives ---- */
+
+static enum sps_err
+room_for_events(struct sps_search *s, size_t n)
+{
+	size_t cap = s->events_cap < 64 ? 64 : s->events_cap;
+	void *p;
+
+	if (n <= s->events_cap)
+		return SPS_OK;
+	while (cap < n)
+		cap *= 2;
+	if ((p = realloc(s->events, cap * sizeof(*s->events))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	s->events = p;
+	s->events_cap = cap;
+	return SPS_OK;
+}
+
+const struct sps_event *
+sps_search_events(struct sps_search *s, size_t *n)
+{
+	size_t total = 0, k = 0, j;
+	int i;
+
+	for (i = 0; i < s->ntrials; i++)
+		total += s->t[i].nev;
+	*n = 0;
+	if (total == 0 || room_for_events(s, total) != SPS_OK)
+		return s->events;
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+
+		for (j = 0; j < t->nev; j++, k++) {
+			struct sps_event *e = &s->events[k];
+
+			e->dm_index = i;
+			e->dm = t->dm;
+			e->sample = t->ev[j].start * (uint64_t)t->f;
+			e->time = (double)e->sample * s->tsamp;
+			e->width = t->ev[j].width * t->f;
+			e->snr = t->ev[j].snr;
+		}
+		t->nev = 0;
+	}
+	s->nevents += total;
+	*n = total;
+	return s->events;
+}
+
+/* The plane block's length: a window, or at the end what is left; 0 when
+ * a trial has not searched that far. */
+static enum sps_err
+plane_ready(const struct sps_search *s, size_t *n)
+{
+	uint64_t left = s->nbase - s->plane_done;
+	int i;
+
+	*n = s->window;
+	if (s->finished && left < *n)
+		*n = (size_t)left;
+	for (i = 0; *n > 0 && i < s->ntrials; i++)
+		if (s->t[i].pn < *n / (size_t)s->t[i].f) {
+			if (s->finished)
+				return sps_fail(SPS_EUSAGE, "internal error: "
+				    "plane of trial %d short", i);
+			*n = 0;
+		}
+	return SPS_OK;
+}
+
+enum sps_err
+sps_search_plane_block(struct sps_search *s, const float **values,
+    size_t *n, size_t *nvalues)
+{
+	size_t at = 0, m;
+	enum sps_err e;
+	int i, pass;
+
+	*values = NULL;
+	*nvalues = 0;
+	if ((e = plane_ready(s, n)) != SPS_OK || *n == 0)
+		return e;
+	if (s->plane == NULL && (s->plane = malloc(2 * s->block_floats *
+	    sizeof(float) + sizeof(float))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < s->ntrials; i++) {
+			m = *n / (size_t)s->t[i].f;
+			memcpy(s->plane + at, pass ? s->t[i].pwidth :
+			    s->t[i].psnr, m * sizeof(float));
+			at += m;
+		}
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+
+		m = *n / (size_t)t->f;
+		memmove(t->psnr, t->psnr + m, (t->pn - m) * sizeof(float));
+		memmove(t->pwidth, t->pwidth + m, (t->pn - m) * sizeof(float));
+		t->pn -= m;
+	}
+	s->plane_done += *n;
+	*values = s->plane;
+	*nvalues = at / 2;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_search_plane_header(const struct sps_search *s,
+    const struct sps_header *h, struct sps_header *p)
+{
+	double dm = h->refdm;
+	int one = 1;
+	enum sps_err e;
+
+	if ((e = sps_header_copy(p, h)) != SPS_OK)
+		return e;
+	if (h->sps_dmtime != 1) {
+		p->data_type = 2;
+		p->nchans = 1;
+		p->nifs = 1;
+		sps_header_mark(p, "data_type");
+		if ((e = sps_header_set_dms(p, &dm, &one, 1)) != SPS_OK)
+			return e;
+	}
+	p->nbits = 32;
+	p->sps_dmtime = 2;
+	p->sps_block = (int)s->window;
+	sps_header_mark(p, "nbits");
+	sps_header_mark(p, "sps_dmtime");
+	sps_header_mark(p, "sps_block");
+	sps_header_unmark(p, "sps_scale");
+	sps_header_unmark(p, "sps_offset");
+	sps_header_unmark(p, "signed");
+	return SPS_OK;
+}
+
+void
+sps_search_events_meta(const struct sps_search *s,
+    const struct sps_header *h, uint64_t nsamples, struct sps_events_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->source_name, sizeof(m->source_name), "%s",
+	    h->source_name);
+	snprintf(m->input, sizeof(m->input), "%s", s->o.name);
+	snprintf(m->algorithm, sizeof(m->algorithm), "%.31s", s->plan.name);
+	m->tstart = h->tstart;
+	m->tsamp = h->tsamp;
+	m->fch1 = h->fch1;
+	m->foff = h->foff;
+	m->nchans = h->sps_nchans_in > 0 ? h->sps_nchans_in : h->nchans;
+	m->ndms = s->ntrials;
+	m->dm_lo = s->t[0].dm;
+	m->dm_hi = s->t[s->ntrials - 1].dm;
+	m->nsamples = nsamples;
+	m->threshold = s->o.threshold;
+	m->max_width = s->plan.max_width;
+}
+
+void
+sps_search_stats(const struct sps_search *s, struct sps_search_stats *st)
+{
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->ntrials = s->ntrials;
+	st->nbase = s->nbase;
+	st->nevents = s->nevents;
+	for (i = 0; i < s->ntrials; i++) {
+		st->windows += s->t[i].windows;
+		st->skipped += s->t[i].skipped;
+		st->nbad += s->t[i].nbad;
+		st->samples += s->nbase / (uint64_t)s->t[i].f;
+	}
+}
