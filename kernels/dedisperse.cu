@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <cuda_runtime.h>
 
@@ -19,12 +18,6 @@ extern "C" {
 #define TILE		32	/* unpack tile: samples x channels */
 #define F32_SAMPLES	8	/* samples per thread, float kernel */
 #define F32_TRIALS	8	/* blockDim.y of the float kernel */
-
-enum sps_err
-gpu_cuda_fail(cudaError_t code, const char *what)
-{
-	return sps_fail(SPS_EIO, "CUDA %s: %s", what, cudaGetErrorString(code));
-}
 
 /* Value of (sample t, IF i, channel c) in SIGPROC packing. */
 __device__ static float
@@ -364,19 +357,7 @@ enum sps_err
 gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
     const char *what)
 {
-	cudaError_t code = cudaMalloc(ptr, bytes);
-
-	if (code != cudaSuccess) {
-		size_t free_b = 0, total = 0;
-
-		cudaGetLastError();
-		cudaMemGetInfo(&free_b, &total);
-		return sps_fail(SPS_EIO, "out of GPU memory for %s (%zu MB; "
-		    "%zu MB free of %zu MB): try a smaller --block", what,
-		    bytes >> 20, free_b >> 20, total >> 20);
-	}
-	p->bytes += bytes;
-	return SPS_OK;
+	return gpu_malloc(ptr, bytes, what, &p->bytes);
 }
 
 enum sps_err
@@ -533,6 +514,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	*plan = p;
 	p->dev = dev;
+	p->done = -1;
 	p->nchans = h->nchans;
 	p->nifs = h->nifs;
 	p->nbits = h->nbits;
@@ -551,10 +533,10 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	if ((e = choose_tile(p)) != SPS_OK)
 		return e;
 	CHECK(cudaSetDevice(dev));
-	CHECK(cudaStreamCreateWithFlags(&p->s_in, cudaStreamNonBlocking));
-	CHECK(cudaStreamCreateWithFlags(&p->s_run, cudaStreamNonBlocking));
-	CHECK(cudaStreamCreateWithFlags(&p->s_out, cudaStreamNonBlocking));
-	if ((e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
+	if ((e = gpu_stream_create(&p->s_in)) != SPS_OK ||
+	    (e = gpu_stream_create(&p->s_run)) != SPS_OK ||
+	    (e = gpu_stream_create(&p->s_out)) != SPS_OK ||
+	    (e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
 	    (e = alloc_levels(p)) != SPS_OK)
 		return e;
 	return alloc_slots(p);
@@ -813,8 +795,9 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	if ((e = run_kernels(p, s)) != SPS_OK)
 		return e;
 	CHECK(cudaStreamWaitEvent(p->s_out, s->k_stop, 0));
-	CHECK(cudaMemcpyAsync(out, s->d_out, s->out_floats * sizeof(float),
-	    cudaMemcpyDeviceToHost, p->s_out));
+	if (out != NULL)
+		CHECK(cudaMemcpyAsync(out, s->d_out, s->out_floats *
+		    sizeof(float), cudaMemcpyDeviceToHost, p->s_out));
 	CHECK(cudaEventRecord(s->downloaded, p->s_out));
 	return SPS_OK;
 }
@@ -827,6 +810,7 @@ sps_gpu_dedisp_wait(struct sps_gpu_dedisp *p, double *kernel_ms)
 
 	if (p->queued == 0)
 		return sps_fail(SPS_EUSAGE, "no GPU block queued");
+	p->done = p->head;
 	p->head = (p->head + 1) % 2;
 	p->queued--;
 	CHECK(cudaEventSynchronize(s->downloaded));
@@ -850,49 +834,16 @@ sps_gpu_dedisp_execute(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	return sps_gpu_dedisp_wait(p, kernel_ms);
 }
 
+extern "C" const float *
+sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *p)
+{
+	return p->done >= 0 ? p->slot[p->done].d_out : NULL;
+}
+
 extern "C" size_t
 sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *p)
 {
 	return p->bytes;
-}
-
-extern "C" enum sps_err
-sps_gpu_memory(int dev, size_t *free_bytes, size_t *total)
-{
-	CHECK(cudaSetDevice(dev));
-	CHECK(cudaMemGetInfo(free_bytes, total));
-	return SPS_OK;
-}
-
-/* Page-locking is most of a run's set-up: locking 2 MB pages (where the
- * kernel gives them) costs far less than locking 4 kB ones. */
-#define HUGE_PAGE	((size_t)2 << 20)
-
-extern "C" void *
-sps_gpu_host_alloc(size_t bytes)
-{
-	size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	void *ptr = NULL;
-
-	if (posix_memalign(&ptr, HUGE_PAGE, len) != 0)
-		return NULL;
-	madvise(ptr, len, MADV_HUGEPAGE);
-	if (cudaHostRegister(ptr, len, cudaHostRegisterDefault) !=
-	    cudaSuccess) {
-		cudaGetLastError();
-		free(ptr);
-		return NULL;
-	}
-	return ptr;
-}
-
-extern "C" void
-sps_gpu_host_free(void *ptr)
-{
-	if (ptr == NULL)
-		return;
-	cudaHostUnregister(ptr);
-	free(ptr);
 }
 
 static void

@@ -1,16 +1,50 @@
-/* devices.cu: the CUDA device query behind sps_device_list (devices.h).
- * Only runtime calls that CUDA 13 keeps: the clocks, gone from
- * cudaDeviceProp, come from cudaDeviceGetAttribute. */
+/* devices.cu: the GPU utility layer (devices.h, gpu_util.h): the device
+ * list, device choice, memory on the device and page-locked memory on
+ * the host, copies back, and the error of a failed call.  Only runtime
+ * calls that CUDA 13 keeps: the clocks, gone from cudaDeviceProp, come
+ * from cudaDeviceGetAttribute. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#include <cuda_runtime.h>
+#include "gpu_util.h"
 
-#include "devices.h"
+/* Page-locking is most of a run's set-up: locking 2 MB pages (where the
+ * kernel gives them) costs far less than locking 4 kB ones. */
+#define HUGE_PAGE	((size_t)2 << 20)
 
-static enum sps_err
-cuda_fail(cudaError_t code, const char *what)
+enum sps_err
+gpu_cuda_fail(cudaError_t code, const char *what)
 {
-	return sps_fail(SPS_EIO, "%s: %s", what, cudaGetErrorString(code));
+	cudaGetLastError();
+	return sps_fail(SPS_EIO, "CUDA %s: %s", what, cudaGetErrorString(code));
+}
+
+enum sps_err
+gpu_malloc(void **ptr, size_t bytes, const char *what, size_t *held)
+{
+	cudaError_t code = cudaMalloc(ptr, bytes);
+
+	if (code != cudaSuccess) {
+		size_t free_b = 0, total = 0;
+
+		*ptr = NULL;
+		cudaGetLastError();
+		cudaMemGetInfo(&free_b, &total);
+		return sps_fail(SPS_EIO, "out of GPU memory for %s (%zu MB; "
+		    "%zu MB free of %zu MB): try a smaller --block", what,
+		    bytes >> 20, free_b >> 20, total >> 20);
+	}
+	if (held != NULL)
+		*held += bytes;
+	return SPS_OK;
+}
+
+enum sps_err
+gpu_stream_create(cudaStream_t *s)
+{
+	CHECK(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+	return SPS_OK;
 }
 
 static int
@@ -32,7 +66,7 @@ describe(int index, struct sps_device *dev)
 	static_assert(sizeof(prop.name) >= sizeof(dev->name),
 	    "the name copy reads sizeof(dev->name) - 1 bytes");
 	if ((code = cudaGetDeviceProperties(&prop, index)) != cudaSuccess)
-		return cuda_fail(code, "CUDA device properties");
+		return gpu_cuda_fail(code, "device properties");
 	memset(dev, 0, sizeof(*dev));
 	dev->index = index;
 	memcpy(dev->name, prop.name, sizeof(dev->name) - 1);
@@ -57,13 +91,71 @@ sps_device_list(struct sps_device *dev, int max, int *n)
 	int count = 0, i;
 
 	*n = 0;
-	if ((code = cudaGetDeviceCount(&count)) != cudaSuccess)
-		return cuda_fail(code, "no CUDA device");
+	if ((code = cudaGetDeviceCount(&count)) != cudaSuccess) {
+		cudaGetLastError();
+		return sps_fail(SPS_EIO, "no CUDA device: %s",
+		    cudaGetErrorString(code));
+	}
 	if (count < 1)
 		return sps_fail(SPS_EIO, "no CUDA device found");
 	for (i = 0; i < count && i < max; i++)
 		if ((e = describe(i, &dev[i])) != SPS_OK)
 			return e;
 	*n = count;
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_device_select(int dev)
+{
+	CHECK(cudaSetDevice(dev));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_device_memory(int dev, size_t *free_bytes, size_t *total)
+{
+	CHECK(cudaSetDevice(dev));
+	CHECK(cudaMemGetInfo(free_bytes, total));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_device_host_alloc(void **ptr, size_t bytes, const char *what)
+{
+	size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	cudaError_t code;
+
+	*ptr = NULL;
+	if (posix_memalign(ptr, HUGE_PAGE, len) != 0) {
+		*ptr = NULL;
+		return sps_fail(SPS_ENOMEM, "out of memory for %s (%zu MB)",
+		    what, len >> 20);
+	}
+	madvise(*ptr, len, MADV_HUGEPAGE);
+	if ((code = cudaHostRegister(*ptr, len, cudaHostRegisterDefault)) !=
+	    cudaSuccess) {
+		cudaGetLastError();
+		free(*ptr);
+		*ptr = NULL;
+		return sps_fail(SPS_ENOMEM, "cannot page-lock %zu MB for %s: "
+		    "%s", len >> 20, what, cudaGetErrorString(code));
+	}
+	return SPS_OK;
+}
+
+extern "C" void
+sps_device_host_free(void *ptr)
+{
+	if (ptr == NULL)
+		return;
+	cudaHostUnregister(ptr);
+	free(ptr);
+}
+
+extern "C" enum sps_err
+sps_device_copy_to_host(void *dst, const void *src, size_t bytes)
+{
+	CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
 	return SPS_OK;
 }

@@ -4,9 +4,8 @@
 #ifndef SPS_GPU_PLAN_H
 #define SPS_GPU_PLAN_H
 
-#include <cuda_runtime.h>
-
 #include "gpu.h"
+#include "gpu_util.h"
 
 #define ROW_PAD		1088	/* bytes past a row's samples: the widest
 				 * 8-bit tile (2 x 512 bytes) reads up to
@@ -125,6 +124,7 @@ struct sps_gpu_dedisp {
 	cudaStream_t	 s_in, s_run, s_out;
 	struct gpu_slot	 slot[2];
 	int		 queued, head;	/* blocks queued; slot of the oldest */
+	int		 done;		/* slot last waited for, -1: none */
 	/* sub-band algorithm (subband.cu) */
 	struct gpu_subband *subband;
 	/* tree algorithms */
@@ -144,27 +144,13 @@ struct sps_gpu_dedisp {
 
 enum { DIRECT_CACHE, DIRECT_SHARED };
 
-enum sps_err gpu_cuda_fail(cudaError_t code, const char *what);
-
-#define CHECK(call) do {						\
-	cudaError_t code_ = (call);					\
-	if (code_ != cudaSuccess)					\
-		return gpu_cuda_fail(code_, #call);			\
-} while (0)
-
-#define CHECK_LAUNCH(name) do {						\
-	cudaError_t code_ = cudaGetLastError();				\
-	if (code_ != cudaSuccess)					\
-		return gpu_cuda_fail(code_, "launch of " name);		\
-} while (0)
-
 int gpu_log2(int f);
 
 /* Entry *i (0 .. n - 1) of a table from the environment variable name;
  * *i unchanged when it is unset or empty. */
 enum sps_err gpu_env_index(const char *name, int n, int *i);
 
-/* cudaMalloc counted in the plan, failing with the figures. */
+/* gpu_malloc counted in the plan. */
 enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
     const char *what);
 

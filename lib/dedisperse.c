@@ -4,6 +4,7 @@
 #endif
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,30 @@ double
 sps_dedisp_smear_bound(const struct sps_dedisp_plan *p)
 {
 	return p->smear_bound;
+}
+
+const char *
+sps_dedisp_smear_note(const struct sps_dedisp_plan *p, char *buf, size_t len)
+{
+	double ms = sps_dedisp_smear_bound(p) * 1e3;
+
+	switch (p->algo) {
+	case SPS_ALGO_SUBBAND:
+		snprintf(buf, len, "sub-band smearing bound %.3g ms (Barsdell "
+		    "et al. 2012, eq. B1)", ms);
+		return buf;
+	case SPS_ALGO_TREE_LINEAR:
+		snprintf(buf, len, "tree smearing %.3g ms (largest over trials "
+		    "and channels; Barsdell et al. 2012 eq. A4 bound %.3g ms)",
+		    ms, sps_dedisp_tree_bound(p) * 1e3);
+		return buf;
+	case SPS_ALGO_TREE_PADDED:
+		snprintf(buf, len, "tree smearing %.3g ms (largest over trials "
+		    "and channels)", ms);
+		return buf;
+	default:
+		return NULL;
+	}
 }
 
 double

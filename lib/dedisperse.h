@@ -29,6 +29,12 @@ enum sps_dedisp_algo {
 	SPS_ALGO_TREE_PADDED	/* frequency-padded tree, §3.1.2 */
 };
 
+/* The algorithm called name ("direct", "subband", "tree-linear",
+ * "tree-padded"), and an algorithm's name.  SPS_EUSAGE naming the
+ * choices for another name. */
+enum sps_err sps_dedisp_algo_named(const char *name, int *algo);
+const char *sps_dedisp_algo_name(int algo);
+
 struct sps_dedisp_opts {
 	int	nthreads;	/* 0: all cores */
 	int	nsub;		/* sub-bands (sub-band and tree-linear); 0:
@@ -58,6 +64,12 @@ enum sps_err sps_dedisp_create(struct sps_dedisp_plan **plan,
  * scrunched samples) and e sps_dedisp_effective_shift; the direct
  * algorithm's own rounding is part of it.  0 for the direct algorithm. */
 double sps_dedisp_smear_bound(const struct sps_dedisp_plan *plan);
+
+/* The smearing of the plan's algorithm as a sentence for a summary
+ * ("sub-band smearing bound 2.56 ms (Barsdell et al. 2012, eq. B1)") in
+ * buf, or NULL for the direct algorithm, which has none of its own. */
+const char *sps_dedisp_smear_note(const struct sps_dedisp_plan *plan,
+    char *buf, size_t len);
 
 /* Appendix A, eq. A4: the piecewise-linear tree's bound in seconds at the
  * largest DM of the plan (0 for the other algorithms). */

@@ -1,8 +1,11 @@
-/* devices.h: the CUDA devices this build can use.
+/* devices.h: the CUDA devices this build can use, and the GPU utility
+ * layer's calls for C callers: device choice, device memory, page-locked
+ * host memory, copies back.  Kernel files use its C++ side too
+ * (kernels/gpu_util.h).
  *
  * A CUDA build (SPS_HAVE_CUDA) answers from the CUDA runtime
- * (kernels/devices.cu); a CPU-only build links the stub in devices.c,
- * which says so.  Nothing here prints. */
+ * (kernels/devices.cu); a CPU-only build links the stubs in devices.c,
+ * which say so.  Nothing here prints. */
 #ifndef SPS_DEVICES_H
 #define SPS_DEVICES_H
 
@@ -33,6 +36,24 @@ struct sps_device {
  * with the runtime's reason when there is no usable device (no GPU, no
  * driver), or SPS_EUSAGE when the library was built without CUDA. */
 enum sps_err sps_device_list(struct sps_device *dev, int max, int *n);
+
+/* Make dev the device of this thread's CUDA calls (and start its
+ * context: a few tenths of a second the first time). */
+enum sps_err sps_device_select(int dev);
+
+/* Free and total memory of device dev, bytes. */
+enum sps_err sps_device_memory(int dev, size_t *free_bytes, size_t *total);
+
+/* Page-locked host memory (copies from it run asynchronously), for
+ * what; SPS_ENOMEM naming the megabytes when it cannot be had.  A build
+ * without CUDA gives ordinary memory. */
+enum sps_err sps_device_host_alloc(void **ptr, size_t bytes,
+    const char *what);
+void sps_device_host_free(void *ptr);
+
+/* Copy bytes from device memory to the host, waiting for it. */
+enum sps_err sps_device_copy_to_host(void *dst, const void *src,
+    size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -70,24 +70,11 @@ sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan)
 	return 0;
 }
 
-enum sps_err
-sps_gpu_memory(int dev, size_t *free_bytes, size_t *total)
+const float *
+sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *plan)
 {
-	(void)dev;
-	*free_bytes = *total = 0;
-	return no_cuda();
-}
-
-void *
-sps_gpu_host_alloc(size_t bytes)
-{
-	return malloc(bytes);
-}
-
-void
-sps_gpu_host_free(void *p)
-{
-	free(p);
+	(void)plan;
+	return NULL;
 }
 
 enum sps_err

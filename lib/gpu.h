@@ -68,14 +68,6 @@ const char *sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *plan);
 /* Device memory the plan holds, bytes. */
 size_t sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan);
 
-/* Free and total memory of device dev, bytes. */
-enum sps_err sps_gpu_memory(int dev, size_t *free_bytes, size_t *total);
-
-/* Page-locked host memory for the blocks given to submit (copies from it
- * run asynchronously); NULL if it cannot be had. */
-void *sps_gpu_host_alloc(size_t bytes);
-void sps_gpu_host_free(void *p);
-
 /* Queue one gulp and return at once: raw holds nin spectra in the
  * header's packing, giving nout samples.  out (host) gets them as blocks
  * of `block` samples (a multiple of the largest scrunch factor; the last
@@ -84,7 +76,8 @@ void sps_gpu_host_free(void *p);
  * would from the CPU path.  The copy in, the kernels and the copy out run
  * on three CUDA streams: with two gulps queued, the copies of one overlap
  * the kernels of the other.  At most two gulps may be queued; raw and out
- * must stay untouched until the gulp's sps_gpu_dedisp_wait. */
+ * must stay untouched until the gulp's sps_gpu_dedisp_wait.  out NULL
+ * leaves the result on the device (sps_gpu_dedisp_device_out). */
 enum sps_err sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan,
     const unsigned char *raw, size_t nin, size_t nout, size_t block,
     float *out);
@@ -93,6 +86,11 @@ enum sps_err sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan,
  * time of its dedispersion kernels alone. */
 enum sps_err sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan,
     double *kernel_ms);
+
+/* The device memory of the gulp last waited for, laid out as submit's
+ * out; it is overwritten by the second submit after that wait.  NULL
+ * before the first wait. */
+const float *sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *plan);
 
 /* submit then wait, with one block of nout samples. */
 enum sps_err sps_gpu_dedisp_execute(struct sps_gpu_dedisp *plan,

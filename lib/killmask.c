@@ -1,4 +1,5 @@
 /* killmask.c: Heimdall-style channel kill files (killmask.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,4 +41,25 @@ sps_killmask_read(FILE *f, const char *name, int nchans, unsigned char *kill)
 		return sps_fail(SPS_EVALUE, "%s: %d entries for %d channels",
 		    name, n, nchans);
 	return SPS_OK;
+}
+
+enum sps_err
+sps_killmask_load(const char *path, int nchans, unsigned char **kill)
+{
+	enum sps_err e;
+	FILE *f;
+
+	*kill = NULL;
+	if ((f = fopen(path, "r")) == NULL)
+		return sps_fail(SPS_EIO, "%s: %s", path, strerror(errno));
+	if ((*kill = calloc((size_t)nchans, 1)) == NULL) {
+		fclose(f);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	if ((e = sps_killmask_read(f, path, nchans, *kill)) != SPS_OK) {
+		free(*kill);
+		*kill = NULL;
+	}
+	fclose(f);
+	return e;
 }

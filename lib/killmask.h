@@ -13,4 +13,9 @@
 enum sps_err sps_killmask_read(FILE *f, const char *name, int nchans,
     unsigned char *kill);
 
+/* sps_killmask_read of the file at path into *kill (malloc'd, nchans
+ * flags); SPS_EIO when it cannot be opened. */
+enum sps_err sps_killmask_load(const char *path, int nchans,
+    unsigned char **kill);
+
 #endif

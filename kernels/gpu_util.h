@@ -1,0 +1,41 @@
+/* gpu_util.h: what every kernel file uses to talk to the CUDA runtime
+ * (kernels/devices.cu): a failed call becomes one lib/ error naming the
+ * call, device memory is had with its size and what it is for in the
+ * message when it cannot be, streams are made one way.  The caller
+ * names the device (lib/dedisp_engine.c puts "GPU N: " before every
+ * GPU error).  Not for tools. */
+#ifndef SPS_GPU_UTIL_H
+#define SPS_GPU_UTIL_H
+
+#include <stddef.h>
+
+#include <cuda_runtime.h>
+
+#include "devices.h"
+
+/* sps_fail(SPS_EIO, "CUDA <what>: <the runtime's reason>"), clearing the
+ * runtime's last error. */
+enum sps_err gpu_cuda_fail(cudaError_t code, const char *what);
+
+#define CHECK(call) do {						\
+	cudaError_t code_ = (call);					\
+	if (code_ != cudaSuccess)					\
+		return gpu_cuda_fail(code_, #call);			\
+} while (0)
+
+#define CHECK_LAUNCH(name) do {						\
+	cudaError_t code_ = cudaGetLastError();				\
+	if (code_ != cudaSuccess)					\
+		return gpu_cuda_fail(code_, "launch of " name);		\
+} while (0)
+
+/* cudaMalloc of bytes for what; *held (if not NULL) grows by bytes.
+ * Failing, the message gives the bytes asked and the device's free and
+ * total memory. */
+enum sps_err gpu_malloc(void **ptr, size_t bytes, const char *what,
+    size_t *held);
+
+/* A stream that does not wait on the legacy default stream. */
+enum sps_err gpu_stream_create(cudaStream_t *s);
+
+#endif

@@ -1,0 +1,577 @@
+/* dedisp_engine.c: a whole input dedispersed on the CPU or a GPU
+ * (dedisp_engine.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dedisp_engine.h"
+#include "devices.h"
+#include "gpu.h"
+
+#define MAX_GULP	((size_t)1 << 22)	/* output samples */
+#define MIN_GULP	((size_t)1 << 16)
+
+struct sps_dedisp_engine {
+	struct sps_dedisp_engine_opts o;
+	struct sps_reader	*r;
+	struct sps_dedisp_plan	*cpu;	/* always: the layout and delays */
+	struct sps_gpu_dedisp	*gpu;	/* NULL: the CPU engine */
+	int			 ntrials;
+	unsigned char		*in[2];	/* gulp + max_delay spectra each */
+	float			*out[2];
+	size_t			 unit;	/* bytes of one spectrum in `in` */
+	size_t			 block;
+	size_t			 gulp;
+	size_t			 max_delay;
+	double			 in_mb, work_mb, out_mb;	/* CPU */
+	/* the run */
+	size_t			 have;	/* spectra in in[cur] */
+	int			 cur;	/* slot filled next */
+	int			 eof;
+	size_t			 pending;	/* samples queued in !cur */
+	const float		*ready;	/* blocks not yet handed out */
+	size_t			 ready_left;	/* their samples */
+	uint64_t		 nout_total;
+	struct sps_dedisp_engine_times times;
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static size_t
+available_memory(void)
+{
+	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	char line[256];
+	size_t kb = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/meminfo", "r")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "MemAvailable: %zu kB", &kb) == 1)
+				break;
+		fclose(f);
+	}
+	if (kb > 0)
+		return kb * 1024;
+	return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+}
+
+/* ---- the CPU plan, made beside the device's start ---- */
+
+/* Creating a CUDA context takes a few tenths of a second: the plan is
+ * made in a thread meanwhile.  The thread only plans; its failure waits
+ * for the caller. */
+struct plan_job {
+	struct sps_dedisp_plan		*cpu;
+	const struct sps_header		*hdr;
+	const double			*dms;
+	const int			*scrunch;
+	int				 ntrials;
+	const unsigned char		*kill;
+	const struct sps_dedisp_opts	*opts;
+	enum sps_err			 e;
+	char				 msg[512];
+};
+
+static void *
+run_plan_job(void *arg)
+{
+	struct plan_job *j = arg;
+
+	j->e = sps_dedisp_create(&j->cpu, j->hdr, j->dms, j->scrunch,
+	    j->ntrials, j->kill, j->opts);
+	if (j->e != SPS_OK)
+		snprintf(j->msg, sizeof(j->msg), "%s", sps_errmsg());
+	return NULL;
+}
+
+static enum sps_err
+make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
+    const int *scrunch, const unsigned char *kill)
+{
+	struct plan_job job = { NULL, &e->r->hdr, dms, scrunch, e->ntrials,
+	    kill, &e->o.plan, SPS_OK, "" };
+	size_t free_dev, total;
+	pthread_t tid;
+
+	if (e->o.engine == SPS_ENGINE_CPU ||
+	    pthread_create(&tid, NULL, run_plan_job, &job) != 0)
+		run_plan_job(&job);
+	else {
+		(void)sps_device_memory(e->o.device, &free_dev, &total);
+		pthread_join(tid, NULL);
+	}
+	e->cpu = job.cpu;
+	if (job.e != SPS_OK)
+		return sps_fail(job.e, "%s", job.msg);
+	return SPS_OK;
+}
+
+/* ---- the CPU engine's memory ---- */
+
+/* The memory a CPU run needs, had before reading data. */
+static enum sps_err
+reserve_cpu(struct sps_dedisp_engine *e)
+{
+	size_t nin = e->block + e->max_delay, avail = available_memory();
+	double total;
+
+	e->in_mb = (double)nin * sps_spectrum_values(&e->r->hdr) *
+	    sizeof(float) / 1048576;
+	e->out_mb = (double)sps_dedisp_out_size(e->cpu, e->block) *
+	    sizeof(float) / 1048576;
+	e->work_mb = (double)sps_dedisp_work_bytes(e->cpu, nin) / 1048576;
+	total = e->in_mb + e->out_mb + e->work_mb;
+	if (sps_dedisp_reserve(e->cpu, nin, e->block) != SPS_OK)
+		return sps_fail(SPS_ENOMEM, "needs at least %.0f MB of memory "
+		    "for blocks of %zu samples and could not have it: %s (try "
+		    "a smaller --block)", total, e->block, sps_errmsg());
+	e->work_mb = (double)sps_dedisp_held_bytes(e->cpu) / 1048576;
+	total = e->in_mb + e->out_mb + e->work_mb;
+	if (avail > 0 && total * 1048576 > (double)avail)
+		return sps_fail(SPS_ENOMEM, "needs %.0f MB of memory, only "
+		    "%.0f MB available (try a smaller --block)", total,
+		    (double)avail / 1048576);
+	return SPS_OK;
+}
+
+/* ---- the GPU engine's plan ---- */
+
+/* Host memory of the GPU engine: two gulps of raw input and of output. */
+static double
+pinned_bytes(const struct sps_dedisp_engine *e, size_t gulp)
+{
+	return 2.0 * ((double)(gulp + e->max_delay) * e->unit + (e->o.on_device
+	    ? 0 : (double)sps_dedisp_out_size(e->cpu, gulp) * sizeof(float)));
+}
+
+/* Is the plan of this gulp too big for the device or for the host? */
+static int
+too_big(const struct sps_dedisp_engine *e, size_t free_dev, size_t host)
+{
+	return (double)sps_gpu_dedisp_memory(e->gpu) > 0.75 * free_dev ||
+	    (host > 0 && pinned_bytes(e, e->gulp) > 0.5 * host);
+}
+
+/* The gulp to aim for: several per file, so that the copies and the
+ * reading and writing overlap the kernels, yet long beside the largest
+ * delay, which each gulp reads again (and the trees compute again), long
+ * enough for the kernels' launches to fill the device to the end, and
+ * short enough for the packed 8-bit kernels of the algorithm. */
+static size_t
+gulp_target(const struct sps_dedisp_engine *e)
+{
+	const struct sps_reader *r = e->r;
+	size_t want = MIN_GULP, data;
+
+	while (want < 4 * e->max_delay && want < MAX_GULP)
+		want *= 2;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN) {
+		data = (size_t)r->nsamples - e->max_delay;
+		while (want > e->block && want / 2 >= data)
+			want /= 2;
+	}
+	while (want > e->block && want + e->max_delay >
+	    sps_gpu_dedisp_packed_limit(&r->hdr, e->o.plan.algo))
+		want /= 2;
+	return want;
+}
+
+/* The CPU plan's tables for the GPU's sub-band and tree algorithms. */
+static enum sps_err
+share_tables(struct sps_dedisp_engine *e)
+{
+	enum sps_err err;
+
+	if (e->o.plan.algo == SPS_ALGO_SUBBAND) {
+		struct sps_subband_tables t;
+
+		if ((err = sps_subband_tables(e->cpu, &t)) == SPS_OK)
+			err = sps_gpu_dedisp_subband(e->gpu, &t);
+		sps_subband_tables_free(&t);
+		return err;
+	}
+	if (e->o.plan.algo != SPS_ALGO_DIRECT) {
+		struct sps_tree_tables t;
+
+		if ((err = sps_tree_tables(e->cpu, &t)) == SPS_OK)
+			err = sps_gpu_dedisp_tree(e->gpu, &t);
+		sps_tree_tables_free(&t);
+		return err;
+	}
+	return SPS_OK;
+}
+
+/* The GPU plan for gulps of one block (fixed_gulp), or for the largest
+ * gulp up to gulp_target (a power of 2 times the block) that fits in 3/4
+ * of the free device memory and half the available host memory. */
+static enum sps_err
+make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
+    const int *scrunch, const unsigned char *kill)
+{
+	size_t free_dev = 0, total = 0, host = available_memory();
+	enum sps_err err;
+
+	if ((err = sps_device_memory(e->o.device, &free_dev, &total)) !=
+	    SPS_OK)
+		return err;
+	e->gulp = e->block;
+	while (!e->o.fixed_gulp && e->gulp * 2 <= gulp_target(e))
+		e->gulp *= 2;
+	for (;;) {
+		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
+		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay,
+		    e->gulp);
+		if (err == SPS_OK)
+			err = share_tables(e);
+		if (e->o.fixed_gulp || e->gulp == e->block || (err == SPS_OK &&
+		    !too_big(e, free_dev, host)))
+			return err;
+		sps_gpu_dedisp_free(e->gpu);
+		e->gpu = NULL;
+		e->gulp /= 2;
+	}
+}
+
+/* ---- choosing ---- */
+
+static void
+use_cpu(struct sps_dedisp_engine *e)
+{
+	sps_gpu_dedisp_free(e->gpu);
+	e->gpu = NULL;
+	e->gulp = e->block;
+	e->unit = sps_spectrum_values(&e->r->hdr) * sizeof(float);
+}
+
+/* The GPU when asked for (failure is an error) or by default when one
+ * is usable (else the CPU, silently). */
+static enum sps_err
+choose_engine(struct sps_dedisp_engine *e, const double *dms,
+    const int *scrunch, const unsigned char *kill)
+{
+	struct sps_device dev;
+	enum sps_err err;
+	int n;
+
+	use_cpu(e);
+	if (e->o.engine == SPS_ENGINE_CPU || (e->o.engine == SPS_ENGINE_ANY &&
+	    sps_device_list(&dev, 1, &n) != SPS_OK))
+		return SPS_OK;
+	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
+	if ((err = make_gpu_plan(e, dms, scrunch, kill)) == SPS_OK)
+		return SPS_OK;
+	use_cpu(e);
+	if (e->o.engine == SPS_ENGINE_GPU)
+		return sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
+	return SPS_OK;
+}
+
+static enum sps_err
+alloc_buffers(struct sps_dedisp_engine *e)
+{
+	size_t nin = e->gulp + e->max_delay;
+	size_t out_bytes = sps_dedisp_out_size(e->cpu, e->gulp) *
+	    sizeof(float) + 1;
+	int i;
+
+	for (i = 0; i < (e->gpu != NULL ? 2 : 1); i++) {
+		if (e->gpu == NULL) {
+			e->in[i] = malloc(nin * e->unit);
+			e->out[i] = malloc(out_bytes);
+		} else if (sps_device_host_alloc((void **)&e->in[i],
+		    nin * e->unit, "input gulps") != SPS_OK ||
+		    (!e->o.on_device && sps_device_host_alloc((void **)
+		    &e->out[i], out_bytes, "output gulps") != SPS_OK))
+			return sps_fail(SPS_ENOMEM, "GPU %d: %s", e->o.device,
+			    sps_errmsg());
+		if (e->in[i] == NULL || (e->out[i] == NULL && (e->gpu == NULL
+		    || !e->o.on_device)))
+			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
+			    "of %zu samples", nin);
+	}
+	return SPS_OK;
+}
+
+static void
+free_buffers(struct sps_dedisp_engine *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (e->gpu != NULL) {
+			sps_device_host_free(e->in[i]);
+			sps_device_host_free(e->out[i]);
+		} else {
+			free(e->in[i]);
+			free(e->out[i]);
+		}
+		e->in[i] = NULL;
+		e->out[i] = NULL;
+	}
+}
+
+static enum sps_err
+too_short(const struct sps_dedisp_engine *e, uint64_t n)
+{
+	return sps_fail(SPS_EVALUE, "%s: %llu samples do not reach past the "
+	    "largest delay of the plan (%zu samples)", e->r->name,
+	    (unsigned long long)n, e->max_delay);
+}
+
+static enum sps_err
+setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
+    const unsigned char *kill)
+{
+	enum sps_err err;
+	size_t f;
+
+	if ((err = make_cpu_plan(e, dms, scrunch, kill)) != SPS_OK)
+		return err;
+	e->max_delay = sps_dedisp_max_delay(e->cpu);
+	f = (size_t)sps_dedisp_max_scrunch(e->cpu);
+	e->block = (e->o.block + f - 1) / f * f;
+	if (e->r->nsamples != SPS_NSAMPLES_UNKNOWN &&
+	    e->r->nsamples <= e->max_delay)
+		return too_short(e, e->r->nsamples);
+	if (e->o.on_device && e->o.engine != SPS_ENGINE_GPU)
+		return sps_fail(SPS_EUSAGE, "blocks on the device need the GPU "
+		    "engine");
+	if ((err = choose_engine(e, dms, scrunch, kill)) != SPS_OK)
+		return err;
+	if (e->gpu == NULL && (err = reserve_cpu(e)) != SPS_OK)
+		return err;
+	return alloc_buffers(e);
+}
+
+enum sps_err
+sps_dedisp_engine_create(struct sps_dedisp_engine **ep, struct sps_reader *r,
+    const double *dms, const int *scrunch, int ntrials,
+    const unsigned char *kill, const struct sps_dedisp_engine_opts *o)
+{
+	struct sps_dedisp_engine *e;
+	enum sps_err err;
+
+	*ep = NULL;
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	e->o = *o;
+	e->r = r;
+	e->ntrials = ntrials;
+	if ((err = setup(e, dms, scrunch, kill)) != SPS_OK) {
+		sps_dedisp_engine_free(e);
+		return err;
+	}
+	*ep = e;
+	return SPS_OK;
+}
+
+void
+sps_dedisp_engine_free(struct sps_dedisp_engine *e)
+{
+	if (e == NULL)
+		return;
+	free_buffers(e);
+	sps_gpu_dedisp_free(e->gpu);
+	sps_dedisp_free(e->cpu);
+	free(e);
+}
+
+void
+sps_dedisp_engine_info(const struct sps_dedisp_engine *e,
+    struct sps_dedisp_engine_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->on_gpu = e->gpu != NULL;
+	info->device = e->o.device;
+	info->ntrials = e->ntrials;
+	info->block = e->block;
+	info->gulp = e->gulp;
+	info->max_delay = e->max_delay;
+	info->in_mb = e->in_mb;
+	info->work_mb = e->work_mb;
+	info->out_mb = e->out_mb;
+	if (e->gpu != NULL) {
+		info->host_mb = pinned_bytes(e, e->gulp) / 1048576;
+		info->device_mb = (double)sps_gpu_dedisp_memory(e->gpu) /
+		    1048576;
+	} else
+		info->host_mb = e->in_mb + e->work_mb + e->out_mb;
+}
+
+const struct sps_dedisp_plan *
+sps_dedisp_engine_plan(const struct sps_dedisp_engine *e)
+{
+	return e->cpu;
+}
+
+void
+sps_dedisp_engine_times(const struct sps_dedisp_engine *e,
+    struct sps_dedisp_engine_times *t)
+{
+	*t = e->times;
+}
+
+const char *
+sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e)
+{
+	return e->gpu != NULL ? sps_gpu_dedisp_direct_path(e->gpu) : NULL;
+}
+
+/* ---- the run ---- */
+
+/* Fill in[cur] up to nin spectra: raw bytes for the GPU, floats for the
+ * CPU. */
+static enum sps_err
+fill(struct sps_dedisp_engine *e, size_t nin)
+{
+	unsigned char *in = e->in[e->cur];
+	double t0 = now();
+	enum sps_err err = SPS_OK;
+	size_t got;
+
+	while (e->have < nin) {
+		if (e->gpu != NULL)
+			err = sps_reader_read_raw(e->r, in + e->have * e->unit,
+			    nin - e->have, &got);
+		else
+			err = sps_reader_read(e->r, (float *)(void *)(in +
+			    e->have * e->unit), nin - e->have, &got);
+		e->have += got;
+		if (err == SPS_EEOF) {
+			e->eof = 1;
+			err = SPS_OK;
+			break;
+		}
+		if (err != SPS_OK)
+			break;
+	}
+	e->times.reading += now() - t0;
+	return err;
+}
+
+/* Output samples of a gulp holding `have` spectra: the whole gulp, or at
+ * the end of the data what the largest delay leaves. */
+static size_t
+gulp_output(const struct sps_dedisp_engine *e)
+{
+	if (!e->eof)
+		return e->gulp;
+	return e->have > e->max_delay ? e->have - e->max_delay : 0;
+}
+
+/* The overlap: the last max_delay spectra of in[cur] begin slot to. */
+static void
+keep_overlap(struct sps_dedisp_engine *e, int to)
+{
+	memmove(e->in[to], e->in[e->cur] + e->gulp * e->unit, e->max_delay *
+	    e->unit);
+	e->have -= e->gulp < e->have ? e->gulp : e->have;
+}
+
+static enum sps_err
+step_cpu(struct sps_dedisp_engine *e)
+{
+	enum sps_err err;
+	size_t nout;
+
+	if (e->eof)
+		return SPS_OK;
+	if ((err = fill(e, e->block + e->max_delay)) != SPS_OK ||
+	    (nout = gulp_output(e)) == 0)
+		return err;
+	if ((err = sps_dedisp_execute(e->cpu, (const float *)(const void *)
+	    e->in[0], e->have, nout, e->out[0])) != SPS_OK)
+		return err;
+	e->ready = e->out[0];
+	e->ready_left = nout;
+	keep_overlap(e, 0);
+	return SPS_OK;
+}
+
+static enum sps_err
+wait_gpu(struct sps_dedisp_engine *e)
+{
+	double ms = 0, t0 = now();
+	enum sps_err err;
+
+	if ((err = sps_gpu_dedisp_wait(e->gpu, &ms)) != SPS_OK)
+		return err;
+	e->times.waiting += now() - t0;
+	e->times.kernels += ms / 1e3;
+	e->ready = e->o.on_device ? sps_gpu_dedisp_device_out(e->gpu) :
+	    e->out[!e->cur];
+	e->ready_left = e->pending;
+	e->pending = 0;
+	return SPS_OK;
+}
+
+/* Gulp k is read and queued while gulp k - 1 is on the device, whose
+ * blocks are then handed out while gulp k is. */
+static enum sps_err
+step_gpu(struct sps_dedisp_engine *e)
+{
+	size_t nout = 0;
+	enum sps_err err;
+
+	if (!e->eof) {
+		if ((err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
+			return err;
+		nout = gulp_output(e);
+	}
+	if (nout > 0 && (err = sps_gpu_dedisp_submit(e->gpu, e->in[e->cur],
+	    e->have, nout, e->block, e->o.on_device ? NULL : e->out[e->cur]))
+	    != SPS_OK)
+		return err;
+	if (e->pending > 0 && (err = wait_gpu(e)) != SPS_OK)
+		return err;
+	if (nout == 0) {
+		e->eof = 1;
+		return SPS_OK;
+	}
+	keep_overlap(e, !e->cur);
+	e->cur = !e->cur;
+	e->pending = nout;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
+    size_t *nout)
+{
+	enum sps_err err;
+	size_t n;
+
+	*out = NULL;
+	*nout = 0;
+	while (e->ready_left == 0) {
+		if (e->eof && e->pending == 0)
+			break;
+		err = e->gpu != NULL ? step_gpu(e) : step_cpu(e);
+		if (err != SPS_OK)
+			return e->gpu != NULL ? sps_fail(err, "GPU %d: %s",
+			    e->o.device, sps_errmsg()) : err;
+	}
+	if (e->ready_left == 0) {
+		if (e->nout_total == 0)
+			return too_short(e, e->r->position);
+		return SPS_OK;
+	}
+	n = e->ready_left < e->block ? e->ready_left : e->block;
+	*out = e->ready;
+	*nout = n;
+	e->ready += sps_dedisp_out_size(e->cpu, n);
+	e->ready_left -= n;
+	e->nout_total += n;
+	return SPS_OK;
+}

@@ -1,0 +1,104 @@
+/* dedisp_engine.h: dedispersion of a whole input, block after block, on
+ * the CPU (dedisperse.h) or on a GPU (gpu.h), behind one interface.
+ *
+ * The engine reads the input itself (a reader of reader.h) and hands out
+ * DM-time blocks of `block` base samples (the last may be shorter), each
+ * laid out as one block of sps_dedisp_execute: trial after trial, trial
+ * i's block / f_i samples.  Both engines give the same blocks; the GPU's
+ * equal the CPU's bit for bit where gpu.h says so.
+ *
+ * The CPU engine reads block + max_delay spectra as floats, dedisperses
+ * and keeps the last max_delay for the next block.  The GPU engine takes
+ * the raw bytes of a gulp of many blocks into one of two page-locked
+ * buffers and queues it on the device, so that reading gulp k + 1, the
+ * device's work on gulp k and the caller's use of gulp k - 1's blocks
+ * overlap; the gulp is the longest (a power of 2 times the block, and
+ * at most 4 times the largest delay or 2^22) that the device's and the
+ * host's memory allow.  The device's CUDA context starts while the CPU
+ * plan is made.  Blocks may instead stay on the device, for a consumer in
+ * the same process (sps_dedisp_engine_opts.on_device). */
+#ifndef SPS_DEDISP_ENGINE_H
+#define SPS_DEDISP_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dedisperse.h"
+#include "error.h"
+#include "reader.h"
+
+enum sps_engine_choice {
+	SPS_ENGINE_ANY = -1,	/* a GPU if one is usable, else the CPU */
+	SPS_ENGINE_CPU = 0,
+	SPS_ENGINE_GPU = 1	/* the GPU or an error, never the CPU */
+};
+
+struct sps_dedisp_engine_opts {
+	struct sps_dedisp_opts	 plan;	/* algorithm, threads, sub-bands */
+	int			 engine;	/* enum sps_engine_choice */
+	int			 device;	/* CUDA device number */
+	size_t			 block;		/* output samples per block;
+						 * rounded up to a multiple
+						 * of the largest scrunch */
+	int			 fixed_gulp;	/* the GPU's gulp is one block */
+	int			 on_device;	/* blocks stay on the GPU */
+};
+
+/* What the engine chose, for the caller's summary. */
+struct sps_dedisp_engine_info {
+	int	 on_gpu;
+	int	 device;
+	int	 ntrials;
+	size_t	 block;		/* output samples per block */
+	size_t	 gulp;		/* per dedispersion (GPU: many blocks) */
+	size_t	 max_delay;	/* input samples of overlap */
+	double	 host_mb;	/* CPU: input + work + output; GPU:
+				 * page-locked buffers */
+	double	 in_mb, work_mb, out_mb;	/* the CPU's parts */
+	double	 device_mb;	/* GPU memory of the plan */
+};
+
+/* Times of a run so far, seconds. */
+struct sps_dedisp_engine_times {
+	double	 kernels;	/* the GPU's dedispersion kernels */
+	double	 reading;	/* the input, GPU engine */
+	double	 waiting;	/* for the GPU */
+};
+
+struct sps_dedisp_engine;
+
+/* An engine for the input of r (open, nothing read past its header),
+ * with ntrials trials at dms and scrunch factors scrunch, leaving out the
+ * channels flagged in kill (NULL: none).  Plans, chooses the engine,
+ * and has all its memory before reading data.  SPS_EVALUE when the input
+ * is too short for the plan's largest delay; "GPU N: ..." errors when
+ * the GPU was asked for and cannot be used (with SPS_ENGINE_ANY a GPU
+ * that cannot be used gives way to the CPU). */
+enum sps_err sps_dedisp_engine_create(struct sps_dedisp_engine **e,
+    struct sps_reader *r, const double *dms, const int *scrunch,
+    int ntrials, const unsigned char *kill,
+    const struct sps_dedisp_engine_opts *o);
+void sps_dedisp_engine_free(struct sps_dedisp_engine *e);
+
+void sps_dedisp_engine_info(const struct sps_dedisp_engine *e,
+    struct sps_dedisp_engine_info *info);
+
+/* The CPU plan behind either engine: the output's layout, delays and
+ * smearing. */
+const struct sps_dedisp_plan *sps_dedisp_engine_plan(
+    const struct sps_dedisp_engine *e);
+
+/* The next block: *nout base samples (0 at the end of the input) at
+ * *out, on the host or, with on_device, in device memory.  The block
+ * stays valid until the next call.  An input that ends before the first
+ * block is complete gives SPS_EVALUE. */
+enum sps_err sps_dedisp_engine_next(struct sps_dedisp_engine *e,
+    const float **out, size_t *nout);
+
+void sps_dedisp_engine_times(const struct sps_dedisp_engine *e,
+    struct sps_dedisp_engine_times *t);
+
+/* The GPU direct kernel's path, for the summary, or NULL. */
+const char *sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e);
+
+#endif
