@@ -347,9 +347,13 @@ int
 sps_reader_is_fits(const char *path)
 {
 	unsigned char head[SNIFF_BYTES];
+	struct stat st;
 	size_t n = 0;
 	FILE *f;
 
+	/* a pipe's bytes read here would be lost to its real reader */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
 	if ((f = fopen(path, "rb")) != NULL) {
 		n = fread(head, 1, sizeof(head), f);
 		fclose(f);

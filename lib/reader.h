@@ -64,7 +64,8 @@ void sps_reader_close(struct sps_reader *r);
 /* An empty reader (nothing open), for the openers here and in join.h. */
 void sps_reader_reset(struct sps_reader *r);
 
-/* Does the file at path begin as FITS does?  0 when it cannot be read. */
+/* Is path a regular file that begins as FITS does?  0 when it cannot be
+ * read, and for pipes (FITS is read through cfitsio, which seeks). */
 int sps_reader_is_fits(const char *path);
 
 /* Plug a format in: used by the SIGPROC and PSRFITS openers. */

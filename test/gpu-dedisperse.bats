@@ -1,7 +1,11 @@
 #!/usr/bin/env bats
-# sps-dedisperse on the GPU: bit for bit the CPU's output on integer data.
-# Without a usable CUDA device the comparison cases skip with the reason;
-# the refusal of --gpu is tested everywhere.
+# sps-dedisperse on the GPU: bit for bit the CPU's output on integer data,
+# every kernel shape that can ship, the engine's blocks left on the
+# device.  Without a usable CUDA device the comparison cases skip with the
+# reason, unless SPS_REQUIRE_GPU=1 (set it on a GPU machine: a driver that
+# fails then fails the suite rather than skipping it); the refusal of
+# --gpu is tested everywhere.
+# Also requires: aux-dedisp, aux-dmcmp, aux-engine, sps-plan, sps-fake
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
@@ -15,36 +19,118 @@ setup() {
 need_gpu() {
 	local why
 
-	why=$(sps-header --devices 2>&1 >/dev/null) ||
-	    skip "no CUDA device: ${why#sps-header: }"
+	why=$(sps-header --devices 2>&1 >/dev/null) && return 0
+	[ "${SPS_REQUIRE_GPU:-0}" = 1 ] &&
+	    fail "SPS_REQUIRE_GPU=1 but no CUDA device: ${why#sps-header: }"
+	skip "no CUDA device: ${why#sps-header: }"
 }
 
-# same FILE OPTION...: --gpu and --cpu streams are byte-identical
+# same FILE OPTION...: --gpu and --cpu streams are byte-identical; the
+# failure names the first differing trial and sample
 same() {
-	local file=$1
+	local file=$1 diff
 
 	shift
 	sps-dedisperse -q --cpu "$@" "$file" >cpu.dmt
 	sps-dedisperse -q --gpu "$@" "$file" >gpu.dmt
-	cmp cpu.dmt gpu.dmt || fail "$file $*: GPU differs from CPU"
+	diff=$(aux-dmcmp cpu.dmt gpu.dmt) ||
+	    fail "$file $*${SPS_GPU_TILE:+ SPS_GPU_TILE=$SPS_GPU_TILE}${SPS_GPU_SHARED_TILE:+ SPS_GPU_SHARED_TILE=$SPS_GPU_SHARED_TILE}: GPU differs from CPU: $diff"
 }
 
+# tiles VARIABLE: the number of entries of a kernel's tile table, from
+# the refusal of one past its end
+tiles() {
+	local why
+
+	why=$(env "$1=100000" sps-dedisperse -q --gpu -d 10 in.fil 2>&1 \
+	    >/dev/null)
+	[[ "$why" =~ "not a tile number 0 to "([0-9]+) ]] ||
+	    fail "$1=100000: $why"
+	echo $((BASH_REMATCH[1] + 1))
+}
+
+@test "gpu-dedisperse: aux-dmcmp names the first differing trial and sample" {
+	aux-dedisp gen -b 8 -c 64 -n 3000 -f 1400 -o -1 -t 0.0005 >in.fil
+	sps-dedisperse -q --cpu --dm 0 100 in.fil >a.dmt
+	run -0 aux-dmcmp a.dmt a.dmt
+	aux-dedisp gen -b 8 -c 64 -n 3000 -f 1400 -o -1 -t 0.0005 -s 2 >in2.fil
+	sps-dedisperse -q --cpu --dm 0 100 in2.fil >b.dmt
+	run -1 aux-dmcmp a.dmt b.dmt
+	[[ "$output" =~ ^trial\ 0\ \(DM\ 0\)\ sample\ 0\ \(base\ sample\ 0\):\ [0-9.]+\ vs\ [0-9.]+$ ]] ||
+	    fail "$output"
+	sps-dedisperse -q --cpu --dm 0 150 in.fil >c.dmt
+	run -1 aux-dmcmp a.dmt c.dmt
+	[[ "$output" == *" trials vs "* ]] || fail "$output"
+}
+
+# CUDA_VISIBLE_DEVICES= hides every device, on a GPU machine too
 @test "gpu-dedisperse: --gpu without a usable device is an error, not a fallback" {
+	local f=$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil
+
+	CUDA_VISIBLE_DEVICES= run -1 --separate-stderr sps-dedisperse --gpu \
+	    -d 10 "$f"
+	assert_output ""
+	[[ "$stderr" == "sps-dedisperse: GPU 0: "* || "$stderr" == *"built without CUDA"* ]] ||
+	    fail "$stderr"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 	if sps-header --devices >/dev/null 2>&1; then
 		run -1 --separate-stderr sps-dedisperse --gpu --device 1000 \
-		    -d 10 "$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil"
-	else
-		run -1 --separate-stderr sps-dedisperse --gpu -d 10 \
-		    "$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil"
+		    -d 10 "$f"
+		assert_output ""
+		[[ "$stderr" == "sps-dedisperse: GPU 1000: "* ]] || fail "$stderr"
 	fi
-	assert_output ""
-	[[ "$stderr" == "sps-dedisperse: GPU "* || "$stderr" == *"built without CUDA"* ]]
-	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 }
 
 @test "gpu-dedisperse: without --gpu a run without a usable device uses the CPU" {
-	run -0 sps-dedisperse -q -d 10 \
-	    "$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil"
+	local f=$BATS_TEST_DIRNAME/../../shared/data/tutorial.fil
+
+	CUDA_VISIBLE_DEVICES= sps-dedisperse --dm 0 100 "$f" >any.dmt 2>err ||
+	    fail "$(cat err)"
+	grep -q ' overlap, memory .* (input ' err ||
+	    fail "not the CPU's summary: $(cat err)"
+	sps-dedisperse -q --cpu --dm 0 100 "$f" >cpu.dmt
+	run -0 aux-dmcmp cpu.dmt any.dmt
+}
+
+@test "gpu-dedisperse: every direct-kernel shape, through the cache and shared memory" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 512 -n 20000 -f 1500 -o -0.5 -t 0.000128 >in.fil
+	aux-dedisp gen -b 4 -c 334 -n 20000 -f 1337 -o 0.5 -t 0.0001 >up.fil
+	awk 'BEGIN { for (c = 0; c < 512; c++) print (c % 7 == 3 ? 0 : 1) }' \
+	    >kill.txt
+	printf '0\n13.7\n55.5\n101\n250\n600\n1000\n' >wide.txt
+	ncache=$(SPS_GPU_DIRECT=cache tiles SPS_GPU_TILE)
+	nshared=$(SPS_GPU_DIRECT=shared tiles SPS_GPU_SHARED_TILE)
+	[ "$ncache" -ge 2 ] && [ "$nshared" -ge 2 ] ||
+	    fail "tables of $ncache and $nshared shapes"
+	export SPS_GPU_DIRECT=cache
+	for ((i = 0; i < ncache; i++)); do
+		export SPS_GPU_TILE=$i
+		same in.fil --dm 0 500 -k kill.txt --block 5000
+		same in.fil --plan wide.txt
+		same up.fil --dm 0 500 --block 3001
+	done
+	unset SPS_GPU_TILE
+	export SPS_GPU_DIRECT=shared
+	for ((i = 0; i < nshared; i++)); do
+		export SPS_GPU_SHARED_TILE=$i
+		same in.fil --dm 0 500 -k kill.txt --block 5000
+		same in.fil --plan wide.txt
+		same up.fil --dm 0 500 --block 3001
+	done
+}
+
+@test "gpu-dedisperse: the engine's blocks left on the device equal the host's" {
+	need_gpu
+	aux-dedisp gen -b 8 -c 256 -n 40000 -f 1500 -o -1 -t 0.000256 >in.fil
+	sps-plan -q --dm 0 1000 --scrunch -o plan.txt in.fil
+	aux-engine -c -b 4096 in.fil plan.txt >cpu.raw
+	aux-engine -g -b 4096 in.fil plan.txt >gpu.raw
+	aux-engine -d -b 4096 in.fil plan.txt >dev.raw
+	[ -s cpu.raw ] || fail "no output"
+	cmp cpu.raw gpu.raw || fail "GPU blocks differ from the CPU's"
+	cmp cpu.raw dev.raw || fail "blocks left on the device differ"
+	run -1 aux-engine -d -c in.fil plan.txt
 }
 
 @test "gpu-dedisperse: every integer nbits, both channel orders" {

@@ -616,8 +616,8 @@ snr_within() {
 
 @test "sps-dedisperse: reports its memory before the data; -q is silent" {
 	aux-dedisp gen -b 8 -c 37 -n 3001 -f 1400 -o -3.1 -t 0.001 >in.fil
-	run -0 --separate-stderr sps-dedisperse --block 1000 --plan plan.txt \
-	    in.fil
+	run -0 --separate-stderr sps-dedisperse --cpu --block 1000 \
+	    --plan plan.txt in.fil
 	[[ "${stderr_lines[0]}" =~ ^sps-dedisperse:\ 5\ trials,\ blocks\ of\ 1000\ samples\ \+\ 96\ overlap,\ memory\ [0-9]+\ MB ]] ||
 	    fail "first line: ${stderr_lines[0]}"
 	run -0 --separate-stderr sps-dedisperse -q --plan plan.txt in.fil

@@ -102,27 +102,13 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->input = cli_input(argc, argv, usage_text);
 }
 
-static int
-is_fits_file(const char *path)
-{
-	char head[8];
-	size_t n;
-	FILE *f;
-
-	if (strcmp(path, "-") == 0 || (f = fopen(path, "rb")) == NULL)
-		return 0;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return n == sizeof(head) && memcmp(head, "SIMPLE  ", 8) == 0;
-}
-
 static void
 open_source(struct source *src, const char *path)
 {
 	struct stat st;
 
 	memset(src, 0, sizeof(*src));
-	if (is_fits_file(path)) {
+	if (strcmp(path, "-") != 0 && sps_reader_is_fits(path)) {
 		src->use_reader = 1;
 		cli_check(sps_reader_open(&src->r, path), NULL);
 		cli_check(sps_header_copy(&src->value_hdr, &src->r.hdr), NULL);
