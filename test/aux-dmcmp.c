@@ -39,6 +39,14 @@ open_stream(struct stream *s, const char *name)
 		err(2, NULL);
 }
 
+static void
+close_stream(struct stream *s)
+{
+	fclose(s->f);
+	sps_header_free(&s->h);
+	free(s->v);
+}
+
 static int
 same_trials(const struct stream *a, const struct stream *b)
 {
@@ -139,6 +147,7 @@ int
 main(int argc, char **argv)
 {
 	struct stream a, b;
+	int same;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: aux-dmcmp A B\n");
@@ -146,8 +155,9 @@ main(int argc, char **argv)
 	}
 	open_stream(&a, argv[1]);
 	open_stream(&b, argv[2]);
-	if (!same_trials(&a, &b) || !same_values(&a, &b) ||
-	    !same_bytes(argv[1], argv[2]))
-		return 1;
-	return 0;
+	same = same_trials(&a, &b) && same_values(&a, &b) &&
+	    same_bytes(argv[1], argv[2]);
+	close_stream(&a);
+	close_stream(&b);
+	return same ? 0 : 1;
 }

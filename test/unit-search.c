@@ -86,7 +86,8 @@ collect(struct sps_search *s, struct sps_event **all, size_t *n)
 	ev = sps_search_events(s, &k);
 	*all = realloc(*all, (*n + k + 1) * sizeof(**all));
 	assert_non_null(*all);
-	memcpy(*all + *n, ev, k * sizeof(*ev));
+	if (k > 0)
+		memcpy(*all + *n, ev, k * sizeof(*ev));
 	*n += k;
 }
 
