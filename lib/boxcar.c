@@ -251,6 +251,9 @@ struct sps_boxcar_work {
 	float	*sc;		/* one level's scales */
 	int32_t	*wd;		/* and widths */
 	size_t	 cap, ncap;
+	float	*wsnr;		/* a stream's window: best S/N per start */
+	int32_t	*wwidth;	/* and width */
+	size_t	 wscap, wwcap;
 };
 
 enum sps_err
@@ -274,6 +277,8 @@ sps_boxcar_work_free(struct sps_boxcar_work *w)
 	free(w->bw);
 	free(w->sc);
 	free(w->wd);
+	free(w->wsnr);
+	free(w->wwidth);
 	free(w);
 }
 
@@ -1015,9 +1020,8 @@ struct sps_boxcar_stream {
 	size_t	 ncand, ccap;
 	struct sps_boxcar_event *ev;	/* decided, not yet taken */
 	size_t	 nev, evcap;
-	float	*snr;		/* one window's search */
-	int32_t	*width;
-	size_t	 scap, wcapn;
+	float	*snr;		/* one window's search, in the thread's */
+	int32_t	*width;		/* scratch for the time of search_first */
 	float	*psnr;		/* plane of the windows searched, not taken */
 	int32_t	*pwidth;
 	size_t	 pn, pcap, pwcapn;
@@ -1057,8 +1061,6 @@ sps_boxcar_stream_free(struct sps_boxcar_stream *st)
 	free(st->buf);
 	free(st->cand);
 	free(st->ev);
-	free(st->snr);
-	free(st->width);
 	free(st->psnr);
 	free(st->pwidth);
 	free(st->pwlen);
@@ -1071,17 +1073,18 @@ sps_boxcar_stream_lag(const struct sps_boxcar_plan *p, size_t window)
 	return window == 0 ? 1 : (int)ceil_div(sps_boxcar_tail(p), window);
 }
 
-/* Grow *ptr (of *cap elements of size) to hold need. */
+/* Grow *ptr (of *cap elements of size) to hold need, and an eighth more:
+ * a stream's buffers reach a steady size, which thousands of trials hold
+ * at once, so they are not doubled past it. */
 static enum sps_err
 grow(void *ptr, size_t *cap, size_t need, size_t size)
 {
 	void **pp = ptr, *q;
-	size_t c = *cap;
+	size_t c;
 
-	if (need <= c)
+	if (need <= *cap)
 		return SPS_OK;
-	while (c < need)
-		c = c < 64 ? 64 : 2 * c;
+	c = need < 64 ? 64 : need + need / 8;
 	if ((q = realloc(*pp, c * size)) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	*pp = q;
@@ -1266,10 +1269,12 @@ search_first(struct sps_boxcar_stream *st, struct sps_boxcar_work *w)
 	size_t have = st->blen - off, j, from;
 	enum sps_err e;
 
-	if ((e = grow(&st->snr, &st->scap, n + 1, sizeof(float))) != SPS_OK ||
-	    (e = grow(&st->width, &st->wcapn, n + 1, sizeof(int32_t))) !=
+	if ((e = grow(&w->wsnr, &w->wscap, n + 1, sizeof(float))) != SPS_OK ||
+	    (e = grow(&w->wwidth, &w->wwcap, n + 1, sizeof(int32_t))) !=
 	    SPS_OK)
 		return e;
+	st->snr = w->wsnr;
+	st->width = w->wwidth;
 	if (win->scale == NULL) {
 		for (j = 0; j < n; j++) {
 			st->snr[j] = 0;

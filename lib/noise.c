@@ -194,7 +194,6 @@ struct sps_noise {
 	int	 have_next;	/* mean of the segment after raw's first */
 	double	 next_mean;
 	size_t	 next_len;
-	float	*out;		/* the window handed out */
 	float	*scale;
 	float	*dec;		/* decimated sums */
 	int	 nlevels;	/* powers of two 1 .. 2^nlevels */
@@ -220,7 +219,6 @@ sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 	for (k = 0; (1 << k) < o->max_width; k++)
 		;
 	nz->nlevels = k;
-	nz->out = malloc(o->window * sizeof(float));
 	nz->scale = malloc(((size_t)o->max_width + 1) * sizeof(float));
 	nz->dec = malloc((o->window / 2 + 1) * sizeof(float));
 	nz->ratio = malloc(((size_t)k + 2) * sizeof(double));
@@ -228,7 +226,7 @@ sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 	nz->wk = malloc(((size_t)o->max_width + 1) * sizeof(int));
 	nz->wfrac = malloc(((size_t)o->max_width + 1) * sizeof(float));
 	nz->wroot = malloc(((size_t)o->max_width + 1) * sizeof(float));
-	if (nz->out == NULL || nz->scale == NULL || nz->dec == NULL ||
+	if (nz->scale == NULL || nz->dec == NULL ||
 	    nz->ratio == NULL || nz->ring == NULL || nz->wk == NULL ||
 	    nz->wfrac == NULL || nz->wroot == NULL) {
 		sps_noise_free(nz);
@@ -253,7 +251,6 @@ sps_noise_free(struct sps_noise *nz)
 	if (nz == NULL)
 		return;
 	free(nz->raw);
-	free(nz->out);
 	free(nz->scale);
 	free(nz->dec);
 	free(nz->ratio);
@@ -272,11 +269,11 @@ sps_noise_push(struct sps_noise *nz, const float *x, size_t n)
 		nz->roff = 0;
 	}
 	if (nz->rlen + n > nz->rcap) {
-		size_t cap = nz->rcap < 1024 ? 1024 : nz->rcap;
+		/* an eighth more than needed, not double: the buffer's steady
+		 * size (two windows and a block) is held by every trial */
+		size_t cap = nz->rlen + n + (nz->rlen + n) / 8;
 		float *p;
 
-		while (cap < nz->rlen + n)
-			cap *= 2;
 		if ((p = realloc(nz->raw, cap * sizeof(float))) == NULL)
 			return sps_fail(SPS_ENOMEM, "out of memory");
 		nz->raw = p;
@@ -302,11 +299,12 @@ clipped_mean(const struct sps_noise *nz, const float *x, size_t n)
 	return mean;
 }
 
-/* out = x minus the baseline: the line through the means at the centres
- * of the window before and this one (up to this centre), and of this one
- * and the next (after it); NaN where x or the mean is not finite. */
+/* x minus the baseline, in place: the line through the means at the
+ * centres of the window before and this one (up to this centre), and of
+ * this one and the next (after it); NaN where x or the mean is not
+ * finite. */
 static void
-subtract(struct sps_noise *nz, const float *x, size_t n, double centre,
+subtract(struct sps_noise *nz, float *x, size_t n, double centre,
     double mean, double next_centre)
 {
 	size_t j, half = (size_t)floor(centre - (double)nz->rstart) + 1;
@@ -327,13 +325,13 @@ subtract(struct sps_noise *nz, const float *x, size_t n, double centre,
 	a1 = mean + b1 * ((double)nz->rstart - centre);
 	if (!isfinite(mean)) {
 		for (j = 0; j < n; j++)
-			nz->out[j] = NAN;
+			x[j] = NAN;
 		return;
 	}
 	for (j = 0; j < half; j++)
-		nz->out[j] = (float)(x[j] - (a0 + b0 * (double)j));
+		x[j] = (float)(x[j] - (a0 + b0 * (double)j));
 	for (; j < n; j++)
-		nz->out[j] = (float)(x[j] - (a1 + b1 * (double)j));
+		x[j] = (float)(x[j] - (a1 + b1 * (double)j));
 }
 
 static void
@@ -421,7 +419,7 @@ sps_noise_next(struct sps_noise *nz, struct sps_noise_window *w)
 {
 	size_t S = nz->o.window, n, j;
 	double mean, centre, next_centre, sd, m;
-	const float *raw = nz->raw + nz->roff;
+	float *raw = nz->raw + nz->roff;	/* becomes the window */
 
 	if (nz->rlen == 0 || (!nz->finished && nz->rlen < 2 * S))
 		return 0;
@@ -439,21 +437,21 @@ sps_noise_next(struct sps_noise *nz, struct sps_noise_window *w)
 	memset(w, 0, sizeof(*w));
 	w->start = nz->rstart;
 	w->n = n;
-	w->x = nz->out;
+	w->x = raw;
 	w->mean = mean;
-	subtract(nz, raw, n, centre, mean, next_centre);
 	for (j = 0; j < n; j++)
 		w->nbad += !isfinite(raw[j]);
-	sps_clipped_stats(nz->out, n, nz->o.outlier, &m, &sd);
+	subtract(nz, raw, n, centre, mean, next_centre);
+	sps_clipped_stats(raw, n, nz->o.outlier, &m, &sd);
 	if (n < SHORT_WINDOW && nz->prev_sigma > 0)
 		sd = nz->prev_sigma;
 	for (j = 0; j < n; j++)
-		if (!isfinite(nz->out[j]))
-			nz->out[j] = 0;
+		if (!isfinite(raw[j]))
+			raw[j] = 0;
 	w->sigma = sd;
 	if (isfinite(sd) && sd > 0) {
 		if (!nz->o.white)
-			measure_ratios(nz, nz->out, n, sd);
+			measure_ratios(nz, raw, n, sd);
 		nz->prev_sigma = sd;
 		make_scale(nz, sd);
 		w->scale = nz->scale;

@@ -84,8 +84,8 @@ enum sps_err sps_noise_push(struct sps_noise *nz, const float *x, size_t n);
 void sps_noise_finish(struct sps_noise *nz);
 
 /* The next window whose baseline is known (the window after it is
- * complete, or the end was given): 1 and *w (valid until the next call),
- * or 0 when none is ready. */
+ * complete, or the end was given): 1 and *w (valid until the next call of
+ * sps_noise_next or sps_noise_push), or 0 when none is ready. */
 int sps_noise_next(struct sps_noise *nz, struct sps_noise_window *w);
 
 /* sigma_w / (sigma_1 sqrt w) as used for the last window (r above). */
