@@ -16,10 +16,10 @@
 #include "cli.h"
 #include "devices.h"
 #include "header.h"
+#include "passthrough.h"
 #include "reader.h"
 #include "writer.h"
 
-#define BLOCK_BYTES	(1 << 20)	/* data read per block when copying */
 #define LABEL_WIDTH	33		/* SIGPROC's label column */
 #define MAX_DEVICES	64
 
@@ -271,83 +271,6 @@ list_devices(void)
 	return 0;
 }
 
-/* Bytes that n spectra take (sub-byte spectra pack across bytes). */
-static uint64_t
-data_bytes(const struct sps_header *h, uint64_t n)
-{
-	uint64_t bits = (uint64_t)sps_spectrum_values(h) * (uint64_t)h->nbits;
-
-	return (n * bits + 7) / 8;
-}
-
-static int
-whole_bytes(const struct sps_header *h)
-{
-	return sps_spectrum_values(h) * (size_t)h->nbits % 8 == 0;
-}
-
-/* Spectra per block of about BLOCK_BYTES, at least one. */
-static size_t
-block_spectra(size_t spectrum_bytes)
-{
-	size_t n = BLOCK_BYTES / spectrum_bytes;
-
-	return n > 0 ? n : 1;
-}
-
-/* Copy every spectrum as raw bytes to out (or count them when out is
- * NULL), a block at a time. */
-static enum sps_err
-pass_raw(struct sps_reader *r, struct sps_writer *out, uint64_t *count)
-{
-	size_t n = block_spectra(sps_spectrum_bytes(&r->hdr)), got;
-	unsigned char *buf;
-	enum sps_err e;
-
-	if ((buf = malloc(n * sps_spectrum_bytes(&r->hdr))) == NULL)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	while ((e = sps_reader_read_raw(r, buf, n, &got)) == SPS_OK &&
-	    got > 0) {
-		if (out != NULL && (e = sps_writer_raw(out, buf,
-		    (size_t)data_bytes(&r->hdr, got))) != SPS_OK)
-			break;
-		*count += got;
-	}
-	free(buf);
-	return e == SPS_EEOF ? SPS_OK : e;
-}
-
-/* The same for spectra that are not whole bytes (odd channel counts at
- * 1, 2 or 4 bits): unpacked and packed again, which keeps every value. */
-static enum sps_err
-pass_values(struct sps_reader *r, struct sps_writer *out, uint64_t *count)
-{
-	size_t values = sps_spectrum_values(&r->hdr), got;
-	size_t n = block_spectra(values * sizeof(float));
-	enum sps_err e;
-	float *buf;
-
-	if ((buf = malloc(n * values * sizeof(float))) == NULL)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	while ((e = sps_reader_read(r, buf, n, &got)) == SPS_OK && got > 0) {
-		if (out != NULL && (e = sps_writer_spectra(out, buf, got)) !=
-		    SPS_OK)
-			break;
-		*count += got;
-	}
-	free(buf);
-	return e == SPS_EEOF ? SPS_OK : e;
-}
-
-static enum sps_err
-pass_data(struct sps_reader *r, struct sps_writer *out, uint64_t *count)
-{
-	*count = 0;
-	if (whole_bytes(&r->hdr))
-		return pass_raw(r, out, count);
-	return pass_values(r, out, count);
-}
-
 static void
 frequency_span(struct info *in)
 {
@@ -373,8 +296,8 @@ gather(struct sps_reader *r, struct info *in)
 	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
 		in->nsamples = r->nsamples;
 	else
-		cli_check(pass_data(r, NULL, &in->nsamples), NULL);
-	in->data_bytes = data_bytes(&r->hdr, in->nsamples);
+		cli_check(sps_passthrough(r, NULL, &in->nsamples), NULL);
+	in->data_bytes = sps_data_bytes(&r->hdr, in->nsamples);
 	/* a DM-time stream's samples are its base samples, which its header
 	 * states when sps-dedisperse knew them; its blocks also hold block
 	 * headers and scrunched trials, so the byte count cannot tell */
@@ -995,7 +918,7 @@ check_layout(const struct sps_header *edited, uint64_t bytes)
 	uint64_t bits = (uint64_t)sps_spectrum_values(edited) *
 	    (uint64_t)edited->nbits;
 
-	if (data_bytes(edited, bytes * 8 / bits) == bytes)
+	if (sps_data_bytes(edited, bytes * 8 / bits) == bytes)
 		return SPS_OK;
 	return sps_fail(SPS_EVALUE, "edited header: %llu data bytes are not "
 	    "a whole number of its %llu-bit spectra",
@@ -1016,13 +939,13 @@ edited_header(const struct sps_reader *r, const struct options *opt,
 	for (i = 0; i < opt->nedits; i++)
 		cli_check(apply_edit(h, &opt->edits[i]), "--set");
 	cli_check(sps_header_check(h), "edited header");
-	if (!whole_bytes(in) && (h->nbits != in->nbits ||
+	if (!sps_spectrum_whole_bytes(in) && (h->nbits != in->nbits ||
 	    sps_spectrum_values(h) != sps_spectrum_values(in)))
 		cli_fail("edited header: spectra of %zu %d-bit values are not "
 		    "whole bytes, so nbits, nchans and nifs must stay",
 		    sps_spectrum_values(in), in->nbits);
 	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-		cli_check(check_layout(h, data_bytes(in, r->nsamples)), NULL);
+		cli_check(check_layout(h, sps_data_bytes(in, r->nsamples)), NULL);
 }
 
 static void
@@ -1038,8 +961,8 @@ edit(struct sps_reader *r, const struct options *opt)
 		    "or a pipe)");
 	cli_check(sps_writer_open(&w, opt->output), NULL);
 	if (sps_writer_header(&w, &h) != SPS_OK ||
-	    pass_data(r, &w, &n) != SPS_OK ||
-	    check_layout(&h, data_bytes(&r->hdr, n)) != SPS_OK)
+	    sps_passthrough(r, &w, &n) != SPS_OK ||
+	    check_layout(&h, sps_data_bytes(&r->hdr, n)) != SPS_OK)
 		edit_fail(&w);
 	cli_check(sps_writer_close(&w), NULL);
 	if (!opt->quiet)
