@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "devices.h"
 #include "header.h"
+#include "header_edit.h"
 #include "header_show.h"
 #include "passthrough.h"
 #include "reader.h"
@@ -40,22 +40,16 @@ enum {
 	OPT_VALUE	/* OPT_VALUE + i: sps_header_value_names[i] */
 };
 
-/* One --set or --unset, kept in command-line order. */
-struct edit {
-	const char	*key;
-	const char	*value;		/* NULL: --unset */
-};
-
 struct options {
-	enum sps_header_value *values;	/* requested single values, in order */
-	int		 nvalues;
-	struct edit	*edits;
-	int		 nedits;
-	int		 json;
-	int		 devices;
-	int		 quiet;
-	const char	*output;
-	const char	*input;		/* NULL: standard input */
+	enum sps_header_value	*values;	/* single values, in order */
+	int			 nvalues;
+	struct sps_header_edit	*edits;		/* --set, --unset in order */
+	int			 nedits;
+	int			 json;
+	int			 devices;
+	int			 quiet;
+	const char		*output;
+	const char		*input;		/* NULL: standard input */
 };
 
 static void
@@ -64,48 +58,11 @@ usage_error(const char *fmt, const char *arg)
 	cli_usage_error(usage_text, fmt, arg);
 }
 
-/* Set one keyword; telescope_id and machine_id also take known names. */
-static enum sps_err
-set_keyword(struct sps_header *h, const char *key, const char *value)
-{
-	const char *name;
-	char number[16];
-	int id;
-
-	if (strcmp(key, "telescope_id") == 0 || strcmp(key, "machine_id") ==
-	    0) {
-		for (id = 0; id < 1024; id++) {
-			name = key[0] == 't' ? sps_telescope_name(id) :
-			    sps_machine_name(id);
-			if (name != NULL && strcasecmp(name, value) == 0) {
-				snprintf(number, sizeof(number), "%d", id);
-				return sps_header_set(h, key, number);
-			}
-		}
-	}
-	return sps_header_set(h, key, value);
-}
-
-static enum sps_err
-apply_edit(struct sps_header *h, const struct edit *e)
-{
-	if (e->value != NULL)
-		return set_keyword(h, e->key, e->value);
-	if (strcmp(e->key, "fchannel") == 0) {
-		free(h->fchannel);
-		h->fchannel = NULL;
-		h->nfchannel = 0;
-	} else
-		sps_header_unmark(h, e->key);
-	return SPS_OK;
-}
-
-/* Check --set/--unset before any input is read: on a blank header. */
+/* Check --set/--unset before any input is read. */
 static void
 add_edit(struct options *opt, char *arg, int is_set)
 {
-	struct sps_header scratch;
-	struct edit *e = &opt->edits[opt->nedits++];
+	struct sps_header_edit *e = &opt->edits[opt->nedits++];
 	char *eq;
 
 	e->key = arg;
@@ -116,13 +73,10 @@ add_edit(struct options *opt, char *arg, int is_set)
 		*eq = '\0';
 		e->value = eq + 1;
 	}
-	if (sps_keyword_find(e->key) < 0 && (is_set ||
-	    strcmp(e->key, "fchannel") != 0))
+	if (!sps_header_edit_known(e))
 		usage_error("unknown header keyword '%s'", e->key);
-	sps_header_init(&scratch);
-	if (apply_edit(&scratch, e) != SPS_OK)
+	if (sps_header_edit_try(e) != SPS_OK)
 		usage_error("%s", sps_errmsg());
-	sps_header_free(&scratch);
 }
 
 static void
@@ -242,52 +196,17 @@ show(struct sps_reader *r, const struct options *opt)
 		sps_header_show_table(stdout, &d);
 }
 
-/* Exit 1 after removing the unfinished output. */
-static void
-edit_fail(struct sps_writer *w)
-{
-	char detail[512];
-
-	snprintf(detail, sizeof(detail), "%s", sps_errmsg());
-	sps_writer_abort(w);
-	cli_fail("%s", detail);
-}
-
-/* The edited header must read the same bytes as whole spectra. */
-static enum sps_err
-check_layout(const struct sps_header *edited, uint64_t bytes)
-{
-	uint64_t bits = (uint64_t)sps_spectrum_values(edited) *
-	    (uint64_t)edited->nbits;
-
-	if (sps_data_bytes(edited, bytes * 8 / bits) == bytes)
-		return SPS_OK;
-	return sps_fail(SPS_EVALUE, "edited header: %llu data bytes are not "
-	    "a whole number of its %llu-bit spectra",
-	    (unsigned long long)bytes, (unsigned long long)bits);
-}
-
 static void
 edited_header(const struct sps_reader *r, const struct options *opt,
     struct sps_header *h)
 {
-	const struct sps_header *in = &r->hdr;
-	int i;
-
-	if (in->length == 0)
+	if (r->hdr.length == 0)
 		cli_fail("%s: not a SIGPROC file: only SIGPROC headers can be "
 		    "edited", r->name);
-	cli_check(sps_header_copy(h, in), NULL);
-	for (i = 0; i < opt->nedits; i++)
-		cli_check(apply_edit(h, &opt->edits[i]), "--set");
+	cli_check(sps_header_copy(h, &r->hdr), NULL);
+	cli_check(sps_header_edit_apply(h, opt->edits, opt->nedits), "--set");
 	cli_check(sps_header_check(h), "edited header");
-	if (!sps_spectrum_whole_bytes(in) && (h->nbits != in->nbits ||
-	    sps_spectrum_values(h) != sps_spectrum_values(in)))
-		cli_fail("edited header: spectra of %zu %d-bit values are not "
-		    "whole bytes, so nbits, nchans and nifs must stay",
-		    sps_spectrum_values(in), in->nbits);
-	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-		cli_check(check_layout(h, sps_data_bytes(in, r->nsamples)), NULL);
+	cli_check(sps_header_edit_check(&r->hdr, h, r->nsamples), NULL);
 }
 
 static void
@@ -304,8 +223,8 @@ edit(struct sps_reader *r, const struct options *opt)
 	cli_check(sps_writer_open(&w, opt->output), NULL);
 	if (sps_writer_header(&w, &h) != SPS_OK ||
 	    sps_passthrough(r, &w, &n) != SPS_OK ||
-	    check_layout(&h, sps_data_bytes(&r->hdr, n)) != SPS_OK)
-		edit_fail(&w);
+	    sps_header_edit_check(&r->hdr, &h, n) != SPS_OK)
+		cli_output_fail(&w);
 	cli_check(sps_writer_close(&w), NULL);
 	if (!opt->quiet)
 		fprintf(stderr, "sps-header: wrote %llu spectra under the "
