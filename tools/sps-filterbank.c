@@ -3,9 +3,7 @@
  * filterbank stream, with a time range, a channel or frequency range, a
  * channel mask, a band flip and a choice of output nbits.  By default the
  * values pass through exactly. */
-#include <ctype.h>
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chanmask.h"
 #include "cli.h"
 #include "codec.h"
 #include "header.h"
@@ -367,98 +366,24 @@ plan_channels(struct plan *p, const struct sps_header *h,
 	p->nout = last - p->first + 1;
 }
 
-/* One mask token: "C", "A:B" or "A:B:STEP" (inclusive, as PRESTO's). */
-static int
-mask_token(struct plan *p, const char *tok, const char *where)
-{
-	long long a, b, step = 1;
-	char *end;
-
-	errno = 0;
-	a = strtoll(tok, &end, 10);
-	b = a;
-	if (end != tok && *end == ':')
-		b = strtoll(end + 1, &end, 10);
-	if (end != tok && *end == ':')
-		step = strtoll(end + 1, &end, 10);
-	if (end == tok || *end != '\0' || errno != 0 || a < 0 || b < a ||
-	    step < 1)
-		cli_fail("%s: '%s' is not a channel, A:B or A:B:STEP", where,
-		    tok);
-	if (b >= p->nin)
-		cli_fail("%s: channel %lld: the input has channels 0 to %d",
-		    where, b, p->nin - 1);
-	for (; a <= b; a += step)
-		p->masked[a] = 1;
-	return 0;
-}
-
-/* Ranges separated by blanks or commas; '#' starts a comment. */
-static void
-mask_text(struct plan *p, char *text, const char *where)
-{
-	char *line, *tok, *save_line, *save_tok, *hash;
-
-	for (line = strtok_r(text, "\n", &save_line); line != NULL;
-	    line = strtok_r(NULL, "\n", &save_line)) {
-		if ((hash = strchr(line, '#')) != NULL)
-			*hash = '\0';
-		for (tok = strtok_r(line, " \t\r,", &save_tok); tok != NULL;
-		    tok = strtok_r(NULL, " \t\r,", &save_tok))
-			mask_token(p, tok, where);
-	}
-}
-
-static void
-mask_file(struct plan *p, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f;
-	int ch;
-
-	if ((f = fopen(path, "r")) == NULL)
-		err(1, "%s", path);
-	while ((ch = getc(f)) != EOF) {
-		if (ch == '\0' || (!isprint(ch) && !isspace(ch)))
-			cli_fail("%s: not a text list of channels (a binary "
-			    "rfifind mask is not read)", path);
-		if (len % 4096 == 0 && (text = realloc(text, len + 4097)) ==
-		    NULL)
-			err(1, NULL);
-		text[len++] = (char)ch;
-		if (len > (1 << 24))
-			cli_fail("%s: too long for a channel list", path);
-	}
-	if (ferror(f))
-		err(1, "%s", path);
-	fclose(f);
-	if (text == NULL)
-		return;		/* an empty mask masks nothing */
-	text[len] = '\0';
-	for (i = 0; i < len; i++)
-		if (text[i] == '\r')
-			text[i] = ' ';
-	mask_text(p, text, path);
-	free(text);
-}
-
 static void
 plan_mask(struct plan *p, const struct options *o)
 {
-	char *copy;
+	FILE *f;
 	int c;
 
 	if ((p->masked = calloc((size_t)p->nin, 1)) == NULL)
 		err(1, NULL);
-	if (o->mask_file != NULL)
-		mask_file(p, o->mask_file);
-	if (o->ignorechan != NULL) {
-		if ((copy = strdup(o->ignorechan)) == NULL)
-			err(1, NULL);
-		mask_text(p, copy, "--ignorechan");
-		free(copy);
+	if (o->mask_file != NULL) {
+		if ((f = fopen(o->mask_file, "r")) == NULL)
+			err(1, "%s", o->mask_file);
+		cli_check(sps_chanmask_read(f, o->mask_file, p->nin,
+		    p->masked), NULL);
+		fclose(f);
 	}
+	if (o->ignorechan != NULL)
+		cli_check(sps_chanmask_parse(o->ignorechan, "--ignorechan",
+		    p->nin, p->masked), NULL);
 	for (c = p->first; c < p->first + p->nout; c++)
 		p->nmasked += p->masked[c];
 }
