@@ -222,29 +222,6 @@ open_input(struct sps_reader *r, const struct options *o)
 }
 
 static void
-print_psrfits(const struct sps_psrfits_info *fi)
-{
-	static const char *steps[] = { "ZERO_OFF", "DAT_SCL", "DAT_OFFS",
-	    "DAT_WTS" };
-	int i, any = 0;
-
-	fprintf(stderr, "  PSRFITS: %d file(s), %ld rows of %d spectra, "
-	    "NBITS %d, NPOL %d (%s)\n", fi->nfiles, fi->nrows, fi->nsblk,
-	    fi->file_nbits, fi->npol, fi->pol_type);
-	fprintf(stderr, "  telescope %s, frontend %s, backend %s, CHAN_DM "
-	    "%g\n", fi->telescope, fi->frontend, fi->backend, fi->chan_dm);
-	fprintf(stderr, "  taken: %s; ZERO_OFF %g; steps changing values:",
-	    fi->pol_used, fi->zero_off);
-	for (i = 0; i < 4; i++)
-		if (fi->applied & 1 << i) {
-			fprintf(stderr, " %s", steps[i]);
-			any = 1;
-		}
-	fprintf(stderr, "%s%s\n", any ? "" : " none",
-	    fi->flipped ? "; band flipped to foff < 0" : "");
-}
-
-static void
 print_input(const struct sps_reader *r, const struct options *o)
 {
 	const struct sps_psrfits_info *fi = sps_psrfits_info(r);
@@ -274,7 +251,7 @@ print_input(const struct sps_reader *r, const struct options *o)
 		    (unsigned long long)r->nsamples,
 		    (double)r->nsamples * h->tsamp);
 	if (fi != NULL)
-		print_psrfits(fi);
+		sps_psrfits_describe(stderr, fi);
 }
 
 /* ---- the plan ---- */
