@@ -30,7 +30,7 @@ sps_filterbank_time(struct sps_filterbank *p,
 	p->start = prm->start >= 0 ? (uint64_t)prm->start : prm->start_s >= 0 ?
 	    seconds_to_samples(prm->start_s, tsamp) : 0;
 	p->count = prm->count >= 0 ? (uint64_t)prm->count : prm->read_s >= 0 ?
-	    seconds_to_samples(prm->read_s, tsamp) : UINT64_MAX;
+	    seconds_to_samples(prm->read_s, tsamp) : SPS_FILTERBANK_ALL;
 	p->asked = p->count;
 	if (nsamples == SPS_NSAMPLES_UNKNOWN)
 		return SPS_OK;

@@ -35,9 +35,11 @@ struct sps_filterbank_params {
 /* Nothing asked for: every spectrum and channel, values as they are. */
 void sps_filterbank_defaults(struct sps_filterbank_params *prm);
 
+#define SPS_FILTERBANK_ALL	UINT64_MAX	/* count: to the end */
+
 /* The plan. */
 struct sps_filterbank {
-	uint64_t	 start, count;	/* spectra; count UINT64_MAX: all */
+	uint64_t	 start, count;	/* spectra */
 	uint64_t	 asked;		/* count asked for: more than count
 					 * when the input ends first */
 	int		 nin, nout;	/* channels per IF, in and out */

@@ -50,10 +50,10 @@ test_time(void **state)
 	(void)state;
 	sps_filterbank_defaults(&prm);
 	assert_int_equal(sps_filterbank_time(&p, &prm, 1e-3, 100), SPS_OK);
-	assert_true(p.start == 0 && p.count == 100 && p.asked == UINT64_MAX);
+	assert_true(p.start == 0 && p.count == 100 && p.asked == SPS_FILTERBANK_ALL);
 	assert_int_equal(sps_filterbank_time(&p, &prm, 1e-3,
 	    SPS_NSAMPLES_UNKNOWN), SPS_OK);
-	assert_true(p.count == UINT64_MAX);
+	assert_true(p.count == SPS_FILTERBANK_ALL);
 	prm.start_s = 0.0104;	/* 10.4 samples: rounded */
 	prm.read_s = 0.0206;
 	assert_int_equal(sps_filterbank_time(&p, &prm, 1e-3, 100), SPS_OK);

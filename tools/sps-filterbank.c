@@ -279,7 +279,7 @@ make_plan(struct sps_filterbank *p, const struct sps_reader *r,
 {
 	cli_check(sps_filterbank_time(p, &o->fb, r->hdr.tsamp, r->nsamples),
 	    NULL);
-	if (p->asked != UINT64_MAX && p->asked > p->count && !o->quiet)
+	if (p->asked != SPS_FILTERBANK_ALL && p->asked > p->count && !o->quiet)
 		warnx("asked for %llu spectra, only %llu after the start",
 		    (unsigned long long)p->asked,
 		    (unsigned long long)p->count);
@@ -350,7 +350,7 @@ report(const struct sps_reader *r, const struct sps_filterbank *p,
 		warnx("%llu of %llu samples clipped to the %d-bit range",
 		    clipped, (unsigned long long)(done * p->nifs * p->nout),
 		    p->nbits);
-	if (p->count == UINT64_MAX || !o->verbose)
+	if (p->count == SPS_FILTERBANK_ALL || !o->verbose)
 		return;
 	fprintf(stderr, "sps-filterbank: wrote %llu spectra from %llu, "
 	    "channels %d to %d%s, %d masked, %d-bit%s\n",
