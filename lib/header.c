@@ -694,6 +694,20 @@ sps_spectrum_bytes(const struct sps_header *h)
 	return (sps_spectrum_values(h) * (size_t)h->nbits + 7) / 8;
 }
 
+uint64_t
+sps_data_bytes(const struct sps_header *h, uint64_t n)
+{
+	uint64_t bits = (uint64_t)sps_spectrum_values(h) * (uint64_t)h->nbits;
+
+	return (n * bits + 7) / 8;
+}
+
+int
+sps_spectrum_whole_bytes(const struct sps_header *h)
+{
+	return sps_spectrum_values(h) * (size_t)h->nbits % 8 == 0;
+}
+
 double
 sps_channel_freq(const struct sps_header *h, int c)
 {

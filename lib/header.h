@@ -147,6 +147,10 @@ enum sps_err sps_header_set_dms(struct sps_header *h, const double *dms,
 /* Derived values. */
 size_t sps_spectrum_bytes(const struct sps_header *h);	/* one spectrum, ceil */
 size_t sps_spectrum_values(const struct sps_header *h);	/* nifs*nchans */
+/* Bytes that n spectra take (sub-byte spectra pack across bytes), and
+ * whether one spectrum is a whole number of bytes. */
+uint64_t sps_data_bytes(const struct sps_header *h, uint64_t n);
+int sps_spectrum_whole_bytes(const struct sps_header *h);
 double sps_channel_freq(const struct sps_header *h, int c);	/* MHz */
 int sps_is_timeseries(const struct sps_header *h);
 

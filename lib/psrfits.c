@@ -1575,3 +1575,27 @@ sps_reader_value_nbits(const struct sps_reader *r)
 
 	return info != NULL ? info->value_nbits : r->hdr.nbits;
 }
+
+void
+sps_psrfits_describe(FILE *out, const struct sps_psrfits_info *fi)
+{
+	/* the keywords of the SPS_STEP_* bits, lowest bit first */
+	static const char *steps[] = { "ZERO_OFF", "DAT_SCL", "DAT_OFFS",
+	    "DAT_WTS" };
+	int i, any = 0;
+
+	fprintf(out, "  PSRFITS: %d file(s), %ld rows of %d spectra, NBITS %d, "
+	    "NPOL %d (%s)\n", fi->nfiles, fi->nrows, fi->nsblk,
+	    fi->file_nbits, fi->npol, fi->pol_type);
+	fprintf(out, "  telescope %s, frontend %s, backend %s, CHAN_DM %g\n",
+	    fi->telescope, fi->frontend, fi->backend, fi->chan_dm);
+	fprintf(out, "  taken: %s; ZERO_OFF %g; steps changing values:",
+	    fi->pol_used, fi->zero_off);
+	for (i = 0; i < 4; i++)
+		if (fi->applied & 1 << i) {
+			fprintf(out, " %s", steps[i]);
+			any = 1;
+		}
+	fprintf(out, "%s%s\n", any ? "" : " none",
+	    fi->flipped ? "; band flipped to foff < 0" : "");
+}

@@ -15,6 +15,7 @@
 #define SPS_PSRFITS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "reader.h"
 
@@ -75,6 +76,11 @@ void sps_psrfits_set_options(const struct sps_psrfits_options *o);
 
 /* The reader's PSRFITS details, or NULL when it reads something else. */
 const struct sps_psrfits_info *sps_psrfits_info(const struct sps_reader *r);
+
+/* Those details in three indented lines for people (files, rows, NBITS
+ * and polarisations; telescope and backend; what was taken and which
+ * steps changed values), written to out. */
+void sps_psrfits_describe(FILE *out, const struct sps_psrfits_info *fi);
 
 /* The nbits that holds every value r hands out exactly: hdr.nbits for
  * SIGPROC input; for PSRFITS the file's NBITS when no step changes a value

@@ -284,6 +284,31 @@ test_set_rejects(void **state)
 	assert_true(h.fch1 == 1400.5 && sps_header_has(&h, "fch1"));
 }
 
+/* Sub-byte spectra pack across bytes: 8 spectra of 3 one-bit values
+ * take 3 bytes, a part-filled last byte counts whole. */
+static void
+test_data_bytes(void **state)
+{
+	struct sps_header h;
+
+	(void)state;
+	sps_header_init(&h);
+	h.nchans = 3;
+	h.nifs = 1;
+	h.nbits = 1;
+	assert_int_equal(sps_data_bytes(&h, 8), 3);
+	assert_int_equal(sps_data_bytes(&h, 9), 4);
+	assert_false(sps_spectrum_whole_bytes(&h));
+	h.nifs = 8;
+	assert_true(sps_spectrum_whole_bytes(&h));
+	h.nchans = 832;
+	h.nifs = 1;
+	h.nbits = 32;
+	assert_int_equal(sps_data_bytes(&h, (uint64_t)1 << 32),
+	    (uint64_t)832 * 4 << 32);
+	assert_true(sps_spectrum_whole_bytes(&h));
+}
+
 int
 main(void)
 {
@@ -293,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_signed_is_one_byte),
 		cmocka_unit_test(test_set_rejects),
+		cmocka_unit_test(test_data_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

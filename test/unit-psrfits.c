@@ -275,6 +275,51 @@ test_info_of_other_readers(void **state)
 	assert_int_equal(sps_reader_value_nbits(&r), 2);
 }
 
+/* The summary names the steps that changed values, or none. */
+static void
+test_describe(void **state)
+{
+	struct sps_psrfits_info fi;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	memset(&fi, 0, sizeof(fi));
+	fi.nfiles = 1;
+	fi.nrows = 2;
+	fi.nsblk = 2048;
+	fi.file_nbits = 4;
+	fi.npol = 4;
+	strcpy(fi.pol_type, "AABBCRCI");
+	strcpy(fi.pol_used, "polarisations 0 and 1 summed (AABBCRCI)");
+	strcpy(fi.telescope, "Parkes");
+	strcpy(fi.frontend, "UWL");
+	strcpy(fi.backend, "Medusa");
+	fi.zero_off = 7.5;
+	fi.applied = SPS_STEP_ZERO_OFF | SPS_STEP_OFFSETS;
+	fi.flipped = 1;
+	assert_non_null(f = open_memstream(&text, &len));
+	sps_psrfits_describe(f, &fi);
+	fi.applied = 0;
+	fi.flipped = 0;
+	sps_psrfits_describe(f, &fi);
+	fclose(f);
+	assert_string_equal(text,
+	    "  PSRFITS: 1 file(s), 2 rows of 2048 spectra, NBITS 4, NPOL 4 "
+	    "(AABBCRCI)\n"
+	    "  telescope Parkes, frontend UWL, backend Medusa, CHAN_DM 0\n"
+	    "  taken: polarisations 0 and 1 summed (AABBCRCI); ZERO_OFF 7.5; "
+	    "steps changing values: ZERO_OFF DAT_OFFS; band flipped to foff "
+	    "< 0\n"
+	    "  PSRFITS: 1 file(s), 2 rows of 2048 spectra, NBITS 4, NPOL 4 "
+	    "(AABBCRCI)\n"
+	    "  telescope Parkes, frontend UWL, backend Medusa, CHAN_DM 0\n"
+	    "  taken: polarisations 0 and 1 summed (AABBCRCI); ZERO_OFF 7.5; "
+	    "steps changing values: none\n");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -285,6 +330,7 @@ main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_not_search_mode),
 		cmocka_unit_test(test_info_of_other_readers),
+		cmocka_unit_test(test_describe),
 	};
 	int failed;
 

@@ -3,9 +3,7 @@
  * filterbank stream, with a time range, a channel or frequency range, a
  * channel mask, a band flip and a choice of output nbits.  By default the
  * values pass through exactly. */
-#include <ctype.h>
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -13,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chanmask.h"
 #include "cli.h"
-#include "codec.h"
+#include "filterbank.h"
 #include "header.h"
 #include "join.h"
 #include "psrfits.h"
@@ -43,33 +42,15 @@ enum {
 };
 
 struct options {
+	struct sps_filterbank_params fb;
+	struct sps_psrfits_options fits;
 	const char	*output;
 	char *const	*inputs;	/* none: standard input */
 	int		 ninputs;
-	double		 start_s, read_s;	/* < 0: not given */
-	long long	 start, count;		/* < 0: not given */
-	long long	 chan_first, chan_last;	/* < 0: not given */
-	double		 freq_lo, freq_hi;	/* NAN: not given */
-	int		 nbits;			/* 0: as the input */
-	int		 rescale, flip, fill_gaps, median_fill;
+	int		 fill_gaps;
 	const char	*mask_file;
 	const char	*ignorechan;
 	int		 quiet, verbose;
-	struct sps_psrfits_options fits;
-};
-
-/* What to do to every spectrum, worked out from the input's header. */
-struct plan {
-	uint64_t	 start, count;	/* count UINT64_MAX: to the end */
-	int		 nin, nout;	/* channels per IF, in and out */
-	int		 nifs;
-	int		 first;		/* first input channel kept */
-	unsigned char	*masked;	/* per input channel */
-	int		 nmasked;	/* within the kept range */
-	int		 nbits, is_signed;
-	double		*mean, *scale;	/* --rescale, per output value */
-	float		 level, spread;	/* --rescale targets */
-	int		 scaled;	/* rescale statistics taken */
 };
 
 static void __attribute__((noreturn))
@@ -111,19 +92,19 @@ parse_more(int c, struct options *o)
 		parse_pair(optarg, "-c", 0, 1 << 24, &a, &b, 1);
 		if (a > b)
 			usage_error("-c %s: FIRST after LAST", optarg);
-		o->chan_first = (long long)a;
-		o->chan_last = (long long)b;
+		o->fb.chan_first = (long long)a;
+		o->fb.chan_last = (long long)b;
 		break;
 	case OPT_FREQS:
 		parse_pair(optarg, "--freqs", -1e9, 1e9, &a, &b, 0);
-		o->freq_lo = fmin(a, b);
-		o->freq_hi = fmax(a, b);
+		o->fb.freq_lo = fmin(a, b);
+		o->fb.freq_hi = fmax(a, b);
 		break;
 	case OPT_MASK_FILL:
 		if (strcmp(optarg, "zero") != 0 && strcmp(optarg, "median"))
 			usage_error("--mask-fill %s: not zero or median",
 			    optarg);
-		o->median_fill = strcmp(optarg, "median") == 0;
+		o->fb.median_fill = strcmp(optarg, "median") == 0;
 		break;
 	case OPT_IF:
 		o->fits.pol = (int)cli_long(optarg, "--if", 0, 15);
@@ -175,9 +156,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->start_s = o->read_s = -1;
-	o->start = o->count = o->chan_first = o->chan_last = -1;
-	o->freq_lo = o->freq_hi = NAN;
+	sps_filterbank_defaults(&o->fb);
 	sps_psrfits_defaults(&o->fits);
 	while ((c = getopt_long(argc, argv, "hqvo:s:S:r:n:c:b:m:", longopts,
 	    NULL)) != -1) {
@@ -189,25 +168,25 @@ parse_options(int argc, char **argv, struct options *o)
 		case 'v': o->verbose = 1; break;
 		case 'o': o->output = optarg; break;
 		case 's':
-			o->start_s = cli_double(optarg, "-s", 0, 1e9);
+			o->fb.start_s = cli_double(optarg, "-s", 0, 1e9);
 			break;
 		case 'S':
-			o->start = cli_long(optarg, "-S", 0, INT64_MAX);
+			o->fb.start = cli_long(optarg, "-S", 0, INT64_MAX);
 			break;
 		case 'r':
-			o->read_s = cli_double(optarg, "-r", 0, 1e9);
+			o->fb.read_s = cli_double(optarg, "-r", 0, 1e9);
 			break;
 		case 'n':
-			o->count = cli_long(optarg, "-n", 0, INT64_MAX);
+			o->fb.count = cli_long(optarg, "-n", 0, INT64_MAX);
 			break;
 		case 'b':
-			o->nbits = (int)cli_long(optarg, "--nbits", 1, 32);
-			if ((o->nbits & (o->nbits - 1)) != 0)
+			o->fb.nbits = (int)cli_long(optarg, "--nbits", 1, 32);
+			if ((o->fb.nbits & (o->fb.nbits - 1)) != 0)
 				usage_error("--nbits %s: not 1, 2, 4, 8, 16 "
 				    "or 32", optarg);
 			break;
-		case OPT_RESCALE: o->rescale = 1; break;
-		case OPT_FLIP: o->flip = 1; break;
+		case OPT_RESCALE: o->fb.rescale = 1; break;
+		case OPT_FLIP: o->fb.flip = 1; break;
 		case 'm': o->mask_file = optarg; break;
 		case OPT_IGNORECHAN: o->ignorechan = optarg; break;
 		case OPT_FILL_GAPS: o->fill_gaps = 1; break;
@@ -215,11 +194,11 @@ parse_options(int argc, char **argv, struct options *o)
 			parse_more(c, o);
 		}
 	}
-	if (o->start_s >= 0 && o->start >= 0)
+	if (o->fb.start_s >= 0 && o->fb.start >= 0)
 		usage_error("-s and -S both give the start%s", "");
-	if (o->read_s >= 0 && o->count >= 0)
+	if (o->fb.read_s >= 0 && o->fb.count >= 0)
 		usage_error("-r and -n both give the length%s", "");
-	if (o->chan_first >= 0 && !isnan(o->freq_lo))
+	if (o->fb.chan_first >= 0 && !isnan(o->fb.freq_lo))
 		usage_error("-c and --freqs both choose channels%s", "");
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;
@@ -241,29 +220,6 @@ open_input(struct sps_reader *r, const struct options *o)
 		e = sps_reader_open_joined(r, o->inputs, o->ninputs,
 		    o->fill_gaps);
 	cli_check(e, NULL);
-}
-
-static void
-print_psrfits(const struct sps_psrfits_info *fi)
-{
-	static const char *steps[] = { "ZERO_OFF", "DAT_SCL", "DAT_OFFS",
-	    "DAT_WTS" };
-	int i, any = 0;
-
-	fprintf(stderr, "  PSRFITS: %d file(s), %ld rows of %d spectra, "
-	    "NBITS %d, NPOL %d (%s)\n", fi->nfiles, fi->nrows, fi->nsblk,
-	    fi->file_nbits, fi->npol, fi->pol_type);
-	fprintf(stderr, "  telescope %s, frontend %s, backend %s, CHAN_DM "
-	    "%g\n", fi->telescope, fi->frontend, fi->backend, fi->chan_dm);
-	fprintf(stderr, "  taken: %s; ZERO_OFF %g; steps changing values:",
-	    fi->pol_used, fi->zero_off);
-	for (i = 0; i < 4; i++)
-		if (fi->applied & 1 << i) {
-			fprintf(stderr, " %s", steps[i]);
-			any = 1;
-		}
-	fprintf(stderr, "%s%s\n", any ? "" : " none",
-	    fi->flipped ? "; band flipped to foff < 0" : "");
 }
 
 static void
@@ -296,409 +252,90 @@ print_input(const struct sps_reader *r, const struct options *o)
 		    (unsigned long long)r->nsamples,
 		    (double)r->nsamples * h->tsamp);
 	if (fi != NULL)
-		print_psrfits(fi);
+		sps_psrfits_describe(stderr, fi);
 }
 
 /* ---- the plan ---- */
 
-static uint64_t
-seconds_to_samples(double seconds, double tsamp)
-{
-	return (uint64_t)llround(seconds / tsamp);
-}
-
 static void
-plan_time(struct plan *p, const struct sps_reader *r,
-    const struct options *o)
+read_mask(struct sps_filterbank *p, const struct options *o)
 {
-	double tsamp = r->hdr.tsamp;
-
-	p->start = o->start >= 0 ? (uint64_t)o->start : o->start_s >= 0 ?
-	    seconds_to_samples(o->start_s, tsamp) : 0;
-	p->count = o->count >= 0 ? (uint64_t)o->count : o->read_s >= 0 ?
-	    seconds_to_samples(o->read_s, tsamp) : UINT64_MAX;
-	if (r->nsamples == SPS_NSAMPLES_UNKNOWN)
-		return;
-	if (p->start >= r->nsamples)
-		cli_fail("start at spectrum %llu: the input has only %llu",
-		    (unsigned long long)p->start,
-		    (unsigned long long)r->nsamples);
-	if (p->count != UINT64_MAX && p->count > r->nsamples - p->start &&
-	    !o->quiet)
-		warnx("asked for %llu spectra, only %llu after the start",
-		    (unsigned long long)p->count,
-		    (unsigned long long)(r->nsamples - p->start));
-	if (p->count > r->nsamples - p->start)
-		p->count = r->nsamples - p->start;
-}
-
-static void
-plan_channels(struct plan *p, const struct sps_header *h,
-    const struct options *o)
-{
-	int c, last;
-
-	p->nin = h->nchans;
-	p->nifs = h->nifs;
-	p->first = 0;
-	last = h->nchans - 1;
-	if (o->chan_first >= 0) {
-		if (o->chan_last >= h->nchans)
-			cli_fail("-c %lld:%lld: the input has channels 0 to %d",
-			    o->chan_first, o->chan_last, h->nchans - 1);
-		p->first = (int)o->chan_first;
-		last = (int)o->chan_last;
-	} else if (!isnan(o->freq_lo)) {
-		p->first = -1;
-		for (c = 0; c < h->nchans; c++) {
-			double f = sps_channel_freq(h, c);
-
-			if (f < o->freq_lo || f > o->freq_hi)
-				continue;
-			if (p->first < 0)
-				p->first = c;
-			last = c;
-		}
-		if (p->first < 0)
-			cli_fail("--freqs %g:%g: no channel centre in it (the "
-			    "band is %g to %g MHz)", o->freq_lo, o->freq_hi,
-			    sps_channel_freq(h, 0),
-			    sps_channel_freq(h, h->nchans - 1));
-	}
-	p->nout = last - p->first + 1;
-}
-
-/* One mask token: "C", "A:B" or "A:B:STEP" (inclusive, as PRESTO's). */
-static int
-mask_token(struct plan *p, const char *tok, const char *where)
-{
-	long long a, b, step = 1;
-	char *end;
-
-	errno = 0;
-	a = strtoll(tok, &end, 10);
-	b = a;
-	if (end != tok && *end == ':')
-		b = strtoll(end + 1, &end, 10);
-	if (end != tok && *end == ':')
-		step = strtoll(end + 1, &end, 10);
-	if (end == tok || *end != '\0' || errno != 0 || a < 0 || b < a ||
-	    step < 1)
-		cli_fail("%s: '%s' is not a channel, A:B or A:B:STEP", where,
-		    tok);
-	if (b >= p->nin)
-		cli_fail("%s: channel %lld: the input has channels 0 to %d",
-		    where, b, p->nin - 1);
-	for (; a <= b; a += step)
-		p->masked[a] = 1;
-	return 0;
-}
-
-/* Ranges separated by blanks or commas; '#' starts a comment. */
-static void
-mask_text(struct plan *p, char *text, const char *where)
-{
-	char *line, *tok, *save_line, *save_tok, *hash;
-
-	for (line = strtok_r(text, "\n", &save_line); line != NULL;
-	    line = strtok_r(NULL, "\n", &save_line)) {
-		if ((hash = strchr(line, '#')) != NULL)
-			*hash = '\0';
-		for (tok = strtok_r(line, " \t\r,", &save_tok); tok != NULL;
-		    tok = strtok_r(NULL, " \t\r,", &save_tok))
-			mask_token(p, tok, where);
-	}
-}
-
-static void
-mask_file(struct plan *p, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0, i;
 	FILE *f;
-	int ch;
 
-	if ((f = fopen(path, "r")) == NULL)
-		err(1, "%s", path);
-	while ((ch = getc(f)) != EOF) {
-		if (ch == '\0' || (!isprint(ch) && !isspace(ch)))
-			cli_fail("%s: not a text list of channels (a binary "
-			    "rfifind mask is not read)", path);
-		if (len % 4096 == 0 && (text = realloc(text, len + 4097)) ==
-		    NULL)
-			err(1, NULL);
-		text[len++] = (char)ch;
-		if (len > (1 << 24))
-			cli_fail("%s: too long for a channel list", path);
+	if (o->mask_file != NULL) {
+		if ((f = fopen(o->mask_file, "r")) == NULL)
+			err(1, "%s", o->mask_file);
+		cli_check(sps_chanmask_read(f, o->mask_file, p->nin,
+		    p->masked), NULL);
+		fclose(f);
 	}
-	if (ferror(f))
-		err(1, "%s", path);
-	fclose(f);
-	if (text == NULL)
-		return;		/* an empty mask masks nothing */
-	text[len] = '\0';
-	for (i = 0; i < len; i++)
-		if (text[i] == '\r')
-			text[i] = ' ';
-	mask_text(p, text, path);
-	free(text);
+	if (o->ignorechan != NULL)
+		cli_check(sps_chanmask_parse(o->ignorechan, "--ignorechan",
+		    p->nin, p->masked), NULL);
 }
 
 static void
-plan_mask(struct plan *p, const struct options *o)
-{
-	char *copy;
-	int c;
-
-	if ((p->masked = calloc((size_t)p->nin, 1)) == NULL)
-		err(1, NULL);
-	if (o->mask_file != NULL)
-		mask_file(p, o->mask_file);
-	if (o->ignorechan != NULL) {
-		if ((copy = strdup(o->ignorechan)) == NULL)
-			err(1, NULL);
-		mask_text(p, copy, "--ignorechan");
-		free(copy);
-	}
-	for (c = p->first; c < p->first + p->nout; c++)
-		p->nmasked += p->masked[c];
-}
-
-static void
-plan_output(struct plan *p, const struct sps_reader *r,
+make_plan(struct sps_filterbank *p, const struct sps_reader *r,
     const struct options *o)
 {
-	int in_nbits = sps_reader_value_nbits(r);
-	int in_signed = in_nbits == 8 && r->hdr.nbits == 8 && r->hdr.sign < 0;
-	int values = p->nifs * p->nout;
-
-	p->nbits = o->nbits != 0 ? o->nbits : in_nbits;
-	p->is_signed = p->nbits == 8 && in_signed && !o->rescale;
-	if (!o->rescale)
-		return;
-	if (p->nbits == 32) {
-		p->level = 0;
-		p->spread = 1;
-	} else {
-		p->level = (float)(ldexp(1, p->nbits) - 1) / 2;
-		p->spread = (float)fmax(1, ldexp(1, p->nbits) / 16);
-	}
-	p->mean = calloc((size_t)values, sizeof(double));
-	p->scale = calloc((size_t)values, sizeof(double));
-	if (p->mean == NULL || p->scale == NULL)
-		err(1, NULL);
-}
-
-static void
-make_header(struct sps_header *out, const struct sps_reader *r,
-    const struct plan *p, const struct options *o)
-{
-	const struct sps_header *in = &r->hdr;
-	int c, last = p->first + p->nout - 1;
-	double *table = NULL;
-
-	cli_check(sps_header_copy(out, in), NULL);
-	if (sps_header_has(in, "tstart"))
-		out->tstart = in->tstart + (double)p->start * in->tsamp /
-		    86400.0;
-	out->nchans = p->nout;
-	out->fch1 = sps_channel_freq(in, o->flip ? last : p->first);
-	out->foff = o->flip ? -in->foff : in->foff;
-	if (in->nfchannel > 0) {
-		if ((table = malloc((size_t)p->nout * sizeof(double))) == NULL)
-			err(1, NULL);
-		for (c = 0; c < p->nout; c++)
-			table[c] = in->fchannel[o->flip ? last - c :
-			    p->first + c];
-		free(out->fchannel);
-		out->fchannel = table;
-		out->nfchannel = p->nout;
-	}
-	out->nbits = p->nbits;
-	if (p->is_signed || (sps_header_has(in, "signed") && p->nbits == 8)) {
-		out->sign = p->is_signed ? -1 : 1;
-		sps_header_mark(out, "signed");
-	}
-	if (sps_header_has(in, "nsamples") && p->count < INT32_MAX)
-		out->nsamples = (int)p->count;
-	else
-		sps_header_unmark(out, "nsamples");
-	if (p->nout != p->nin || o->flip) {
-		sps_header_unmark(out, "bandwidth");
-		sps_header_unmark(out, "fbottom");
-		sps_header_unmark(out, "ftop");
-	}
+	cli_check(sps_filterbank_time(p, &o->fb, r->hdr.tsamp, r->nsamples),
+	    NULL);
+	if (p->asked != SPS_FILTERBANK_ALL && p->asked > p->count && !o->quiet)
+		warnx("asked for %llu spectra, only %llu after the start",
+		    (unsigned long long)p->asked,
+		    (unsigned long long)p->count);
+	cli_check(sps_filterbank_channels(p, &o->fb, &r->hdr), NULL);
+	read_mask(p, o);
+	cli_check(sps_filterbank_output(p, &o->fb, &r->hdr,
+	    sps_reader_value_nbits(r)), NULL);
 }
 
 /* ---- the data ---- */
 
-/* k-th smallest of v[0..n) (v is reordered). */
-static float
-select_kth(float *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		float pivot = v[lo + (hi - lo) / 2], t;
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				t = v[i];
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
-/* Masked channels of one IF of one spectrum, in place. */
-static void
-apply_mask(const struct plan *p, float *in, float *work)
-{
-	size_t n = 0;
-	float fill = 0;
-	int c;
-
-	if (p->nmasked == 0)
-		return;
-	if (work != NULL) {
-		for (c = p->first; c < p->first + p->nout; c++)
-			if (!p->masked[c])
-				work[n++] = in[c];
-		if (n > 0)
-			fill = select_kth(work, n, n / 2);
-	}
-	for (c = p->first; c < p->first + p->nout; c++)
-		if (p->masked[c])
-			in[c] = fill;
-}
-
-/* Per-channel mean and spread of the first block, for --rescale. */
-static void
-take_scaling(struct plan *p, const float *out, size_t n)
-{
-	size_t values = (size_t)p->nifs * p->nout, i, v;
-
-	for (v = 0; v < values; v++) {
-		double sum = 0, sq = 0, mean, var;
-
-		for (i = 0; i < n; i++)
-			sum += out[i * values + v];
-		mean = sum / n;
-		for (i = 0; i < n; i++)
-			sq += (out[i * values + v] - mean) *
-			    (out[i * values + v] - mean);
-		var = n > 1 ? sq / (n - 1) : 0;
-		p->mean[v] = mean;
-		p->scale[v] = var > 0 ? p->spread / sqrt(var) : 0;
-	}
-	p->scaled = 1;
-}
-
-static void
-apply_scaling(struct plan *p, float *out, size_t n)
-{
-	size_t values = (size_t)p->nifs * p->nout, i, v;
-
-	if (p->mean == NULL)
-		return;
-	if (!p->scaled)
-		take_scaling(p, out, n);
-	for (i = 0; i < n; i++)
-		for (v = 0; v < values; v++)
-			out[i * values + v] = (float)(p->level +
-			    (out[i * values + v] - p->mean[v]) * p->scale[v]);
-}
-
-/* Mask, cut and flip n spectra from in to out. */
-static void
-transform(struct plan *p, const struct options *o, float *in, float *out,
-    size_t n, float *work)
-{
-	size_t i, ifs;
-	int c;
-
-	for (i = 0; i < n; i++)
-		for (ifs = 0; ifs < (size_t)p->nifs; ifs++) {
-			float *src = in + (i * p->nifs + ifs) * p->nin;
-			float *dst = out + (i * p->nifs + ifs) * p->nout;
-
-			apply_mask(p, src, o->median_fill ? work : NULL);
-			for (c = 0; c < p->nout; c++)
-				dst[c] = src[p->first + (o->flip ?
-				    p->nout - 1 - c : c)];
-		}
-	apply_scaling(p, out, n);
-}
-
-static void
-check_or_abort(enum sps_err e, struct sps_writer *w)
-{
-	if (e == SPS_OK)
-		return;
-	sps_writer_abort(w);
-	cli_check(e, NULL);
-}
-
 static uint64_t
-copy_data(struct sps_reader *r, struct sps_writer *w, struct plan *p,
-    const struct options *o)
+copy_data(struct sps_reader *r, struct sps_writer *w,
+    struct sps_filterbank *p, const struct options *o)
 {
 	size_t per = (size_t)p->nifs * p->nin, block, got;
 	uint64_t left = p->count, done = 0;
-	float *in, *out, *work;
+	int quiet = o->quiet || w->f == stdout;
+	float *in, *out;
 	enum sps_err e;
 
 	block = BLOCK_VALUES / per;
 	block = block < 1 ? 1 : block > BLOCK_SPECTRA ? BLOCK_SPECTRA : block;
 	in = malloc(block * per * sizeof(float));
 	out = malloc(block * (size_t)p->nifs * p->nout * sizeof(float));
-	work = malloc((size_t)p->nin * sizeof(float));
-	if (in == NULL || out == NULL || work == NULL)
+	if (in == NULL || out == NULL)
 		err(1, NULL);
-	check_or_abort(p->start > 0 ? sps_reader_skip(r, p->start) : SPS_OK,
-	    w);
+	if (p->start > 0 && sps_reader_skip(r, p->start) != SPS_OK)
+		cli_output_fail(w);
 	while (left > 0) {
 		size_t want = left < block ? (size_t)left : block;
 
 		e = sps_reader_read(r, in, want, &got);
-		transform(p, o, in, out, got, work);
-		check_or_abort(sps_writer_spectra(w, out, got), w);
+		sps_filterbank_execute(p, in, out, got);
+		if (sps_writer_spectra(w, out, got) != SPS_OK)
+			cli_output_fail(w);
 		left -= got;
 		done += got;
 		if (e == SPS_EEOF)
 			break;
-		check_or_abort(e, w);
+		if (e != SPS_OK)
+			cli_output_fail(w);
 		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-			cli_progress(o->quiet || w->f == stdout, (double)done /
-			    (double)p->count, (double)done * r->hdr.tsamp);
+			cli_progress(quiet, (double)done / (double)p->count,
+			    (double)done * r->hdr.tsamp);
 	}
-	cli_progress_done(o->quiet || w->f == stdout);
+	cli_progress_done(quiet);
 	free(in);
 	free(out);
-	free(work);
 	return done;
 }
 
 static void
-report(const struct sps_reader *r, const struct plan *p, uint64_t done,
-    unsigned long long clipped, const struct options *o)
+report(const struct sps_reader *r, const struct sps_filterbank *p,
+    uint64_t done, unsigned long long clipped, const struct options *o)
 {
 	const struct sps_psrfits_info *fi = sps_psrfits_info(r);
 
@@ -714,23 +351,23 @@ report(const struct sps_reader *r, const struct plan *p, uint64_t done,
 		warnx("%llu of %llu samples clipped to the %d-bit range",
 		    clipped, (unsigned long long)(done * p->nifs * p->nout),
 		    p->nbits);
-	if (p->count == UINT64_MAX || !o->verbose)
+	if (p->count == SPS_FILTERBANK_ALL || !o->verbose)
 		return;
 	fprintf(stderr, "sps-filterbank: wrote %llu spectra from %llu, "
 	    "channels %d to %d%s, %d masked, %d-bit%s\n",
 	    (unsigned long long)done, (unsigned long long)p->start, p->first,
-	    p->first + p->nout - 1, o->flip ? " flipped" : "", p->nmasked,
-	    p->nbits, o->rescale ? " rescaled" : "");
+	    p->first + p->nout - 1, o->fb.flip ? " flipped" : "", p->nmasked,
+	    p->nbits, o->fb.rescale ? " rescaled" : "");
 }
 
 int
 main(int argc, char **argv)
 {
 	struct sps_header out_hdr;
+	struct sps_filterbank plan;
 	struct options opt;
 	struct sps_reader r;
 	struct sps_writer w;
-	struct plan plan;
 	unsigned long long clipped;
 	uint64_t done;
 
@@ -738,22 +375,17 @@ main(int argc, char **argv)
 	parse_options(argc, argv, &opt);
 	open_input(&r, &opt);
 	print_input(&r, &opt);
-	memset(&plan, 0, sizeof(plan));
-	plan_time(&plan, &r, &opt);
-	plan_channels(&plan, &r.hdr, &opt);
-	plan_mask(&plan, &opt);
-	plan_output(&plan, &r, &opt);
-	make_header(&out_hdr, &r, &plan, &opt);
+	make_plan(&plan, &r, &opt);
+	cli_check(sps_filterbank_header(&plan, &r.hdr, &out_hdr), NULL);
 	cli_check(sps_writer_open(&w, opt.output), NULL);
-	check_or_abort(sps_writer_header(&w, &out_hdr), &w);
+	if (sps_writer_header(&w, &out_hdr) != SPS_OK)
+		cli_output_fail(&w);
 	done = copy_data(&r, &w, &plan, &opt);
 	clipped = w.nclipped;
 	cli_check(sps_writer_close(&w), NULL);
 	report(&r, &plan, done, clipped, &opt);
 	sps_header_free(&out_hdr);
 	sps_reader_close(&r);
-	free(plan.masked);
-	free(plan.mean);
-	free(plan.scale);
+	sps_filterbank_free(&plan);
 	return 0;
 }
