@@ -31,6 +31,8 @@ mask_token(const char *tok, const char *where, int nchans,
 	if (b >= nchans)
 		return sps_fail(SPS_EVALUE, "%s: channel %lld: the input has "
 		    "channels 0 to %d", where, b, nchans - 1);
+	if (step > b - a + 1)
+		step = b - a + 1;	/* no a += step past LLONG_MAX */
 	for (; a <= b; a += step)
 		masked[a] = 1;
 	return SPS_OK;

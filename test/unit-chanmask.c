@@ -58,6 +58,9 @@ test_lists(void **state)
 	check_list("1:15:7", "0100000010000001");
 	check_list("4 # 5 6", "0000100000000000");
 	check_list("#4", "0000000000000000");
+	/* a step past the range: its first channel, and no overflow */
+	check_list("3:5:9223372036854775807", "0001000000000000");
+	check_list("0:15:100", "1000000000000000");
 }
 
 static void
