@@ -3,9 +3,9 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "boxcar_report.h"
+#include "clock.h"
 #include "noise.h"
 
 /* Every width up to 32, then 16 per octave. */
@@ -46,15 +46,6 @@ sps_boxcar_loss_table(FILE *f, const struct sps_boxcar_plan *p)
 		    sum_s / s, sum_w / s);
 		next = next_loss_width(s);
 	}
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
 /* Unit white noise, and sigma_w = sqrt(w). */
@@ -127,7 +118,7 @@ time_passes(const struct sps_boxcar_plan *p, struct sps_boxcar_bench *b,
     float *snr, double outlier, int streamed, double *seconds)
 {
 	enum sps_err first = SPS_OK;
-	double t0 = now();
+	double t0 = sps_clock();
 	int reps = 0, i;
 
 	do {
@@ -143,8 +134,8 @@ time_passes(const struct sps_boxcar_plan *p, struct sps_boxcar_bench *b,
 				first = e;
 		}
 		reps++;
-	} while (first == SPS_OK && now() - t0 < 1);
-	*seconds = (now() - t0) / reps;
+	} while (first == SPS_OK && sps_clock() - t0 < 1);
+	*seconds = (sps_clock() - t0) / reps;
 	return first;
 }
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "gpu.h"
@@ -37,15 +37,6 @@ struct sps_dedisp_engine {
 	uint64_t		 nout_total;
 	struct sps_dedisp_engine_times times;
 };
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static size_t
 available_memory(void)
@@ -436,7 +427,7 @@ static enum sps_err
 fill(struct sps_dedisp_engine *e, size_t nin)
 {
 	unsigned char *in = e->in[e->cur];
-	double t0 = now();
+	double t0 = sps_clock();
 	enum sps_err err = SPS_OK;
 	size_t got;
 
@@ -456,7 +447,7 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 		if (err != SPS_OK)
 			break;
 	}
-	e->times.reading += now() - t0;
+	e->times.reading += sps_clock() - t0;
 	return err;
 }
 
@@ -502,12 +493,12 @@ step_cpu(struct sps_dedisp_engine *e)
 static enum sps_err
 wait_gpu(struct sps_dedisp_engine *e)
 {
-	double ms = 0, t0 = now();
+	double ms = 0, t0 = sps_clock();
 	enum sps_err err;
 
 	if ((err = sps_gpu_dedisp_wait(e->gpu, &ms)) != SPS_OK)
 		return err;
-	e->times.waiting += now() - t0;
+	e->times.waiting += sps_clock() - t0;
 	e->times.kernels += ms / 1e3;
 	e->ready = e->o.on_device ? sps_gpu_dedisp_device_out(e->gpu) :
 	    e->out[!e->cur];

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "unfinished.h"
 #include "writer.h"
 
@@ -153,10 +153,7 @@ static double progress_start;
 double
 cli_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+	return sps_clock();
 }
 
 void
