@@ -5,10 +5,10 @@
  * input samples summed into one before the trial is dedispersed.  The
  * generators append trials:
  *
- *	sps_plan_dedisp	 dedisp's (Heimdall's) list from a smearing tolerance
- *	sps_plan_ddplan	 PRESTO DDplan.py's ranges of constant DM step
- *	sps_plan_steps	 START + i * STEP, i < COUNT
- *	sps_plan_read	 a text plan, or any list of DMs
+ *	sps_plan_dedisp		dedisp's list (Heimdall's --dm, --dm_tol)
+ *	sps_plan_add_ddplan	the lines of PRESTO's DDplan.py (ddplan.h)
+ *	sps_plan_steps		START + i * STEP, i < COUNT
+ *	sps_plan_read		a text plan, or any list of DMs
  *
  * and sps_plan_scrunch() sets each trial's factor from the diagonal DM
  * (Barsdell et al. 2012, section 2.1 and eq. 21).  sps_plan_check() says
@@ -24,9 +24,10 @@
 
 #define SPS_PLAN_VERSION	1
 #define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
-#define SPS_DDPLAN_MAXDS	259	/* largest downsampling DDplan tries */
 #define SPS_PLAN_GULP		65536	/* block of samples the memory
 					   estimate assumes by default */
+
+struct sps_ddplan_line;
 
 struct sps_plan {
 	size_t	 ntrials;
@@ -58,33 +59,6 @@ struct sps_plan_range {
 	double	 t_sub;		/* sub-band term (Barsdell eq. B1), or 0 */
 	double	 t_total;	/* quadrature sum of the four above
 				   (t_samp is inside t_scrunch) */
-};
-
-/* DDplan.py's observation and parameters (its option names). */
-struct sps_ddplan_obs {
-	double	 dt;		/* s */
-	double	 fctr;		/* MHz, centre of the band */
-	double	 bw;		/* MHz, nchan channel widths */
-	int	 numchan;
-};
-
-struct sps_ddplan_opts {
-	double	 lodm, hidm;	/* pc cm^-3 */
-	int	 blocklen;	/* spectra per block: downsampling divides it */
-	double	 cohdm;		/* coherent DM inside each channel */
-	int	 numsub;	/* sub-bands, 0: none */
-	int	 numprocs;	/* mpiprepsubband processes */
-	double	 res;		/* acceptable smearing, ms (DDplan -r) */
-};
-
-/* One line of DDplan's table. */
-struct sps_ddplan_line {
-	double	 lodm, hidm, ddm;
-	int	 downsamp;
-	double	 dsubdm;
-	int	 numdms;
-	int	 dms_per_call, calls;	/* 0 without sub-bands */
-	double	 work_fract;
 };
 
 /* Memory a run of sps-dedisperse needs for a block of gulp samples, in
@@ -135,25 +109,6 @@ enum sps_err sps_plan_dedisp(struct sps_plan *p, const struct sps_header *h,
 /* START + i * STEP for i < count, all with the given scrunch factor. */
 enum sps_err sps_plan_steps(struct sps_plan *p, double start, double step,
     long count, int scrunch);
-
-/* DDplan.py's observation for the data h describes. */
-void sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
-    const struct sps_header *h);
-
-/* DDplan.py's defaults: DM 0-1000, blocklen 1024, no sub-bands. */
-void sps_ddplan_defaults(struct sps_ddplan_opts *o);
-
-/* DDplan.py's downsampling factors for blocks of blocklen spectra: the
- * divisors up to SPS_DDPLAN_MAXDS, thinned to a ladder with ratios of
- * about 1.5 to 2.  out holds SPS_DDPLAN_MAXDS; returns how many. */
-int sps_ddplan_downsamps(int blocklen, int *out);
-
-/* DDplan.py's plan (PRESTO, bin/DDplan.py, with its constants).  Sets
- * *lines (malloc'd, caller frees) and *nlines.  SPS_EVALUE when DDplan
- * would run out of downsampling factors or DM steps. */
-enum sps_err sps_ddplan(const struct sps_ddplan_obs *obs,
-    const struct sps_ddplan_opts *o, struct sps_ddplan_line **lines,
-    int *nlines);
 
 /* Append the trials of DDplan lines (lodm + i * ddm, i < numdms, scrunch
  * = downsamp).  SPS_EVALUE when a factor is not a power of 2. */

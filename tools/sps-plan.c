@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ddplan.h"
 #include "header.h"
 #include "plan.h"
 #include "reader.h"
