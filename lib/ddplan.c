@@ -159,6 +159,37 @@ sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
 	obs->fctr = h->fch1 + 0.5 * h->foff * h->nchans - 0.5 * h->foff;
 }
 
+void
+sps_ddplan_default_header(struct sps_header *h)
+{
+	h->nchans = 1024;
+	h->foff = -300.0 / 1024;
+	h->fch1 = 1400 - 0.5 * h->foff * (h->nchans - 1);
+	h->tsamp = 64e-6;
+}
+
+void
+sps_ddplan_obs_apply(struct sps_header *h, const struct sps_ddplan_obs *set,
+    unsigned given)
+{
+	struct sps_ddplan_obs d;
+	double sign = h->foff > 0 ? 1 : -1;
+
+	sps_ddplan_obs_from_header(&d, h);
+	if (given & SPS_DDPLAN_FCTR)
+		d.fctr = set->fctr;
+	if (given & SPS_DDPLAN_BW)
+		d.bw = set->bw;
+	if (given & SPS_DDPLAN_NUMCHAN)
+		d.numchan = set->numchan;
+	if (given & SPS_DDPLAN_DT)
+		d.dt = set->dt;
+	h->nchans = d.numchan;
+	h->foff = sign * d.bw / d.numchan;
+	h->fch1 = d.fctr - 0.5 * h->foff * (h->nchans - 1);
+	h->tsamp = d.dt;
+}
+
 /* DDplan's floor on the smearing and the first downsampling index. */
 static int
 dd_first_downsamp(const struct sps_ddplan_obs *obs,
@@ -233,4 +264,47 @@ sps_ddplan(const struct sps_ddplan_obs *obs, const struct sps_ddplan_opts *o,
 	*lines = l;
 	*nlines = n;
 	return SPS_OK;
+}
+
+void
+sps_ddplan_print(FILE *f, const struct sps_ddplan_line *lines, int n,
+    int numsub)
+{
+	const struct sps_ddplan_line *l = lines;
+	int i;
+
+	if (numsub > 0)
+		fprintf(f, "\n  Low DM    High DM     dDM  DownSamp  dsubDM"
+		    "   #DMs  DMs/call  calls  WorkFract\n");
+	else
+		fprintf(f, "\n  Low DM    High DM     dDM  DownSamp   #DMs"
+		    "  WorkFract\n");
+	for (i = 0; i < n; i++, l++)
+		if (numsub > 0)
+			fprintf(f, "%9.3f  %9.3f  %6.2f    %4d  %6.2f  %6d"
+			    "  %6d  %6d    %.4g\n", l->lodm, l->hidm, l->ddm,
+			    l->downsamp, l->dsubdm, l->numdms, l->dms_per_call,
+			    l->calls, l->work_fract);
+		else
+			fprintf(f, "%9.3f  %9.3f  %6.2f    %4d  %6d   "
+			    "%.4g\n", l->lodm, l->hidm, l->ddm, l->downsamp,
+			    l->numdms, l->work_fract);
+	fprintf(f, "\n");
+}
+
+void
+sps_ddplan_json(FILE *f, const struct sps_ddplan_line *lines, int n)
+{
+	const struct sps_ddplan_line *l = lines;
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++, l++)
+		fprintf(f, "%s{\"lodm\": %.10g, \"hidm\": %.10g, \"ddm\": %g, "
+		    "\"downsamp\": %d, \"dsubdm\": %g, \"numdms\": %d, "
+		    "\"dms_per_call\": %d, \"calls\": %d, \"work_fract\": "
+		    "%.6g}", i > 0 ? ",\n  " : "\n  ", l->lodm, l->hidm, l->ddm,
+		    l->downsamp, l->dsubdm, l->numdms, l->dms_per_call, l->calls,
+		    l->work_fract);
+	fputc(']', f);
 }

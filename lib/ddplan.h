@@ -32,6 +32,12 @@ struct sps_ddplan_opts {
 	double	 res;		/* acceptable smearing, ms (DDplan -r) */
 };
 
+/* Bits of a struct sps_ddplan_obs given by hand (sps_ddplan_obs_apply). */
+enum {
+	SPS_DDPLAN_FCTR = 1, SPS_DDPLAN_BW = 2, SPS_DDPLAN_NUMCHAN = 4,
+	SPS_DDPLAN_DT = 8
+};
+
 /* One line of DDplan's table. */
 struct sps_ddplan_line {
 	double	 lodm, hidm, ddm;
@@ -45,6 +51,17 @@ struct sps_ddplan_line {
 /* DDplan.py's observation for the data h describes. */
 void sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
     const struct sps_header *h);
+
+/* The observation DDplan.py assumes without a file, as h's channels,
+ * band and sampling: 1024 channels over 300 MHz centred on 1400 MHz
+ * (descending), 64 us. */
+void sps_ddplan_default_header(struct sps_header *h);
+
+/* Change h's channels, band and sampling as DDplan.py reads its --fctr,
+ * --bw, --numchan and --dt: the fields of set whose bits are in given
+ * replace those of h's observation, and the band keeps h's direction. */
+void sps_ddplan_obs_apply(struct sps_header *h,
+    const struct sps_ddplan_obs *set, unsigned given);
 
 /* DDplan.py's defaults: DM 0-1000, blocklen 1024, no sub-bands. */
 void sps_ddplan_defaults(struct sps_ddplan_opts *o);
@@ -60,5 +77,13 @@ int sps_ddplan_downsamps(int blocklen, int *out);
 enum sps_err sps_ddplan(const struct sps_ddplan_obs *obs,
     const struct sps_ddplan_opts *o, struct sps_ddplan_line **lines,
     int *nlines);
+
+/* DDplan.py's table of the lines, as it prints it, between blank lines;
+ * with numsub > 0 the sub-band columns too. */
+void sps_ddplan_print(FILE *f, const struct sps_ddplan_line *lines, int n,
+    int numsub);
+
+/* The lines as a JSON array, one object (DDplan's columns) a line. */
+void sps_ddplan_json(FILE *f, const struct sps_ddplan_line *lines, int n);
 
 #endif

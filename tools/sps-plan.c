@@ -45,7 +45,6 @@ enum mode { MODE_DEDISP, MODE_DDPLAN, MODE_STEP, MODE_LIST };
 /* Bits of the observation options given. */
 enum { OBS_NCHANS = 1, OBS_FCH1 = 2, OBS_FOFF = 4, OBS_TSAMP = 8,
 	OBS_ALL = 15 };
-enum { DD_FCTR = 1, DD_BW = 2, DD_NUMCHAN = 4, DD_DT = 8 };
 
 struct step {
 	double	 start, step;
@@ -61,7 +60,7 @@ struct options {
 	int		 nsteps;
 	const char	*list;
 	struct sps_ddplan_opts dd;
-	unsigned	 dd_obs;		/* DD_* given */
+	unsigned	 dd_obs;		/* SPS_DDPLAN_* given */
 	struct sps_ddplan_obs dd_set;
 	unsigned	 obs;			/* OBS_* given */
 	struct sps_header obs_set;		/* their values */
@@ -139,20 +138,20 @@ observation_option(struct options *o, int c)
 	switch (c) {
 	case 'f':
 		o->dd_set.fctr = cli_double(optarg, "--fctr", 0, 1e7);
-		o->dd_obs |= DD_FCTR;
+		o->dd_obs |= SPS_DDPLAN_FCTR;
 		break;
 	case 'b':
 		o->dd_set.bw = cli_double(optarg, "--bw", 0, 1e7);
-		o->dd_obs |= DD_BW;
+		o->dd_obs |= SPS_DDPLAN_BW;
 		break;
 	case 'n':
 		o->dd_set.numchan = (int)cli_long(optarg, "--numchan", 1,
 		    INT32_MAX);
-		o->dd_obs |= DD_NUMCHAN;
+		o->dd_obs |= SPS_DDPLAN_NUMCHAN;
 		break;
 	case 't':
 		o->dd_set.dt = cli_double(optarg, "--dt", 0, 1e4);
-		o->dd_obs |= DD_DT;
+		o->dd_obs |= SPS_DDPLAN_DT;
 		break;
 	case OPT_NCHANS:
 		o->obs_set.nchans = (int)cli_long(optarg, "--nchans", 1,
@@ -340,38 +339,6 @@ parse_options(int argc, char **argv, struct options *o)
 	choose_mode(o);
 }
 
-/* DDplan's observation when no file is given: its defaults. */
-static void
-ddplan_default_obs(struct sps_header *h)
-{
-	h->nchans = 1024;
-	h->foff = -300.0 / 1024;
-	h->fch1 = 1400 - 0.5 * h->foff * (h->nchans - 1);
-	h->tsamp = 64e-6;
-}
-
-/* Apply --fctr --bw --numchan --dt as DDplan.py reads them. */
-static void
-apply_ddplan_obs(const struct options *o, struct sps_header *h)
-{
-	struct sps_ddplan_obs d;
-	double sign = h->foff > 0 ? 1 : -1;
-
-	sps_ddplan_obs_from_header(&d, h);
-	if (o->dd_obs & DD_FCTR)
-		d.fctr = o->dd_set.fctr;
-	if (o->dd_obs & DD_BW)
-		d.bw = o->dd_set.bw;
-	if (o->dd_obs & DD_NUMCHAN)
-		d.numchan = o->dd_set.numchan;
-	if (o->dd_obs & DD_DT)
-		d.dt = o->dd_set.dt;
-	h->nchans = d.numchan;
-	h->foff = sign * d.bw / d.numchan;
-	h->fch1 = d.fctr - 0.5 * h->foff * (h->nchans - 1);
-	h->tsamp = d.dt;
-}
-
 static void
 apply_sps_obs(const struct options *o, struct sps_header *h)
 {
@@ -412,12 +379,12 @@ get_observation(const struct options *o, const struct sps_plan *listed,
 		h->foff = listed->foff;
 		h->tsamp = listed->tsamp;
 	} else if (ddbase)
-		ddplan_default_obs(h);
+		sps_ddplan_default_header(h);
 	else if (o->obs != OBS_ALL)
 		usage_error("%s", "without a FILE, give all of --nchans, "
 		    "--fch1, --foff and --tsamp");
 	if (o->dd_obs != 0)
-		apply_ddplan_obs(o, h);
+		sps_ddplan_obs_apply(h, &o->dd_set, o->dd_obs);
 	apply_sps_obs(o, h);
 	cli_check(sps_plan_check_obs(h), "observation");
 	if (o->nsamples >= 0)
@@ -530,7 +497,6 @@ json_extra(const struct options *o, const struct sps_header *h,
 	size_t len = 0;
 	double diag = 0;
 	FILE *f;
-	int i;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
 		err(1, NULL);
@@ -541,45 +507,12 @@ json_extra(const struct options *o, const struct sps_header *h,
 	    "\"max_delay\": %zu, \"memory_bytes\": %.0f", mode_name(o->mode),
 	    diag, sps_plan_work(p, h, 1.0 / h->tsamp, o->nsub, 0), o->gulp,
 	    m.max_delay, m.total);
-	if (nlines > 0)
-		fprintf(f, ",\n \"ddplan\": [");
-	for (i = 0; i < nlines; i++)
-		fprintf(f, "%s{\"lodm\": %.10g, \"hidm\": %.10g, \"ddm\": %g, "
-		    "\"downsamp\": %d, \"dsubdm\": %g, \"numdms\": %d, "
-		    "\"dms_per_call\": %d, \"calls\": %d, \"work_fract\": "
-		    "%.6g}", i > 0 ? ",\n  " : "\n  ", lines[i].lodm,
-		    lines[i].hidm, lines[i].ddm, lines[i].downsamp,
-		    lines[i].dsubdm, lines[i].numdms, lines[i].dms_per_call,
-		    lines[i].calls, lines[i].work_fract);
-	if (nlines > 0)
-		fprintf(f, "]");
+	if (nlines > 0) {
+		fprintf(f, ",\n \"ddplan\": ");
+		sps_ddplan_json(f, lines, nlines);
+	}
 	fclose(f);
 	return text;
-}
-
-/* DDplan.py's own table, as it prints it. */
-static void
-report_ddplan(const struct sps_ddplan_line *l, int n, int numsub)
-{
-	int i;
-
-	if (numsub > 0)
-		fprintf(stderr, "\n  Low DM    High DM     dDM  DownSamp  dsubDM"
-		    "   #DMs  DMs/call  calls  WorkFract\n");
-	else
-		fprintf(stderr, "\n  Low DM    High DM     dDM  DownSamp   #DMs"
-		    "  WorkFract\n");
-	for (i = 0; i < n; i++, l++)
-		if (numsub > 0)
-			fprintf(stderr, "%9.3f  %9.3f  %6.2f    %4d  %6.2f  %6d"
-			    "  %6d  %6d    %.4g\n", l->lodm, l->hidm, l->ddm,
-			    l->downsamp, l->dsubdm, l->numdms, l->dms_per_call,
-			    l->calls, l->work_fract);
-		else
-			fprintf(stderr, "%9.3f  %9.3f  %6.2f    %4d  %6d   "
-			    "%.4g\n", l->lodm, l->hidm, l->ddm, l->downsamp,
-			    l->numdms, l->work_fract);
-	fprintf(stderr, "\n");
 }
 
 static double
@@ -688,7 +621,7 @@ main(int argc, char **argv)
 	cli_check(sps_plan_ranges(&plan, &h, opt.nsub, 0, &ranges, &nranges),
 	    NULL);
 	if (!opt.quiet && nlines > 0)
-		report_ddplan(lines, nlines, opt.dd.numsub);
+		sps_ddplan_print(stderr, lines, nlines, opt.dd.numsub);
 	if (!opt.quiet)
 		report(&opt, &h, &plan, ranges, nranges, nsamples);
 	write_plan(&opt, &h, &plan, ranges, nranges, lines, nlines);
