@@ -8,21 +8,20 @@
  *	sps_plan_dedisp		dedisp's list (Heimdall's --dm, --dm_tol)
  *	sps_plan_add_ddplan	the lines of PRESTO's DDplan.py (ddplan.h)
  *	sps_plan_steps		START + i * STEP, i < COUNT
- *	sps_plan_read		a text plan, or any list of DMs
+ *	sps_plan_read		a text plan, or any list of DMs (planfile.h)
  *
  * and sps_plan_scrunch() sets each trial's factor from the diagonal DM
  * (Barsdell et al. 2012, section 2.1 and eq. 21).  sps_plan_check() says
- * whether a plan can be run.  The text format is in sps-plan(1). */
+ * whether a plan can be run.  Its text and JSON forms are in planfile.h. */
 #ifndef SPS_PLAN_H
 #define SPS_PLAN_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "header.h"
+#include "planfile.h"
 
-#define SPS_PLAN_VERSION	1
 #define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
 #define SPS_PLAN_GULP		65536	/* block of samples the memory
 					   estimate assumes by default */
@@ -78,6 +77,10 @@ void sps_plan_free(struct sps_plan *p);
 
 /* Append one trial (checked later by sps_plan_check). */
 enum sps_err sps_plan_add(struct sps_plan *p, double dm, int scrunch);
+
+/* Can a plan hold this scrunch factor: a power of 2 up to
+ * SPS_PLAN_MAX_SCRUNCH? */
+int sps_plan_scrunch_valid(long factor);
 
 /* Record the observation h describes as the one the plan is for. */
 void sps_plan_set_obs(struct sps_plan *p, const struct sps_header *h);
@@ -159,25 +162,5 @@ double sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
  * block of every trial. */
 void sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
     size_t gulp, int nsub, struct sps_plan_memory *m);
-
-/* Read a text plan (or a plain list of DMs, one per line, optionally
- * with a scrunch factor) from f; name is used in messages.  Appends to p
- * and sets its observation when the file gives one.  SPS_EFORMAT for a
- * line that cannot be parsed, SPS_EVALUE for a bad value, SPS_ETRUNC
- * when fewer trials follow than its ntrials line says. */
-enum sps_err sps_plan_read(FILE *f, const char *name, struct sps_plan *p);
-
-/* Write p as a text plan; comment, if not NULL, goes first, each of its
- * lines after "# ".  Numbers are written so that reading them back gives
- * the same doubles. */
-enum sps_err sps_plan_write(FILE *f, const struct sps_plan *p,
-    const char *comment);
-
-/* Write p as one JSON object: "format", "version", then extra (if not
- * NULL: more members, already JSON, e.g. "\"mode\": \"dedisp\""), the
- * observation, "ntrials", "ranges" when nranges > 0, and
- * "trials": [{"dm": ..., "scrunch": ...}, ...] in plan order. */
-enum sps_err sps_plan_json(FILE *f, const struct sps_plan *p,
-    const struct sps_plan_range *ranges, size_t nranges, const char *extra);
 
 #endif
