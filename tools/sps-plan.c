@@ -15,6 +15,7 @@
 #include "ddplan.h"
 #include "header.h"
 #include "plan.h"
+#include "planmake.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -40,32 +41,10 @@ enum {
 	OPT_FCH1, OPT_FOFF, OPT_TSAMP, OPT_JSON, OPT_VERSION
 };
 
-enum mode { MODE_DEDISP, MODE_DDPLAN, MODE_STEP, MODE_LIST };
-
-/* Bits of the observation options given. */
-enum { OBS_NCHANS = 1, OBS_FCH1 = 2, OBS_FOFF = 4, OBS_TSAMP = 8,
-	OBS_ALL = 15 };
-
-struct step {
-	double	 start, step;
-	long	 count;
-};
-
 struct options {
-	enum mode	 mode;
+	struct sps_plan_recipe recipe;
 	int		 dm_given, tol_given;
 	const char	*ddplan_only;		/* such an option given */
-	double		 dm_lo, dm_hi, tol, width_us;
-	struct step	*steps;
-	int		 nsteps;
-	const char	*list;
-	struct sps_ddplan_opts dd;
-	unsigned	 dd_obs;		/* SPS_DDPLAN_* given */
-	struct sps_ddplan_obs dd_set;
-	unsigned	 obs;			/* OBS_* given */
-	struct sps_header obs_set;		/* their values */
-	int		 scrunch, max_scrunch, nsub;
-	long long	 gulp;
 	double		 nsamples;		/* < 0: not given */
 	int		 json, quiet;
 	const char	*output, *input;
@@ -89,7 +68,7 @@ more(int argc, char **argv, const char *option)
 static void
 add_step(struct options *o, int argc, char **argv)
 {
-	struct step *s = &o->steps[o->nsteps++];
+	struct sps_plan_step *s = &o->recipe.steps[o->recipe.nsteps++];
 
 	s->start = cli_double(optarg, "--step START", 0, 1e7);
 	s->step = cli_double(more(argc, argv, "--step"), "--step STEP", 0,
@@ -104,23 +83,23 @@ ddplan_option(struct options *o, int c)
 {
 	switch (c) {
 	case 'l':
-		o->dd.lodm = cli_double(optarg, "--loDM", 0, 1e7);
+		o->recipe.dd.lodm = cli_double(optarg, "--loDM", 0, 1e7);
 		break;
 	case 'd':
-		o->dd.hidm = cli_double(optarg, "--hiDM", 0, 1e7);
+		o->recipe.dd.hidm = cli_double(optarg, "--hiDM", 0, 1e7);
 		break;
 	case 'k':
-		o->dd.blocklen = (int)cli_long(optarg, "--blocklen", 1,
+		o->recipe.dd.blocklen = (int)cli_long(optarg, "--blocklen", 1,
 		    INT32_MAX);
 		break;
 	case 'c':
-		o->dd.cohdm = cli_double(optarg, "--cohdm", 0, 1e7);
+		o->recipe.dd.cohdm = cli_double(optarg, "--cohdm", 0, 1e7);
 		break;
 	case 'p':
-		o->dd.numprocs = (int)cli_long(optarg, "--procs", 1, 1000000);
+		o->recipe.dd.numprocs = (int)cli_long(optarg, "--procs", 1, 1000000);
 		break;
 	case 'r':
-		o->dd.res = cli_double(optarg, "--res", 0, 1e9);
+		o->recipe.dd.res = cli_double(optarg, "--res", 0, 1e9);
 		break;
 	default:
 		return 0;
@@ -137,39 +116,39 @@ observation_option(struct options *o, int c)
 {
 	switch (c) {
 	case 'f':
-		o->dd_set.fctr = cli_double(optarg, "--fctr", 0, 1e7);
-		o->dd_obs |= SPS_DDPLAN_FCTR;
+		o->recipe.dd_obs.fctr = cli_double(optarg, "--fctr", 0, 1e7);
+		o->recipe.dd_given |= SPS_DDPLAN_FCTR;
 		break;
 	case 'b':
-		o->dd_set.bw = cli_double(optarg, "--bw", 0, 1e7);
-		o->dd_obs |= SPS_DDPLAN_BW;
+		o->recipe.dd_obs.bw = cli_double(optarg, "--bw", 0, 1e7);
+		o->recipe.dd_given |= SPS_DDPLAN_BW;
 		break;
 	case 'n':
-		o->dd_set.numchan = (int)cli_long(optarg, "--numchan", 1,
+		o->recipe.dd_obs.numchan = (int)cli_long(optarg, "--numchan", 1,
 		    INT32_MAX);
-		o->dd_obs |= SPS_DDPLAN_NUMCHAN;
+		o->recipe.dd_given |= SPS_DDPLAN_NUMCHAN;
 		break;
 	case 't':
-		o->dd_set.dt = cli_double(optarg, "--dt", 0, 1e4);
-		o->dd_obs |= SPS_DDPLAN_DT;
+		o->recipe.dd_obs.dt = cli_double(optarg, "--dt", 0, 1e4);
+		o->recipe.dd_given |= SPS_DDPLAN_DT;
 		break;
 	case OPT_NCHANS:
-		o->obs_set.nchans = (int)cli_long(optarg, "--nchans", 1,
+		o->recipe.nchans = (int)cli_long(optarg, "--nchans", 1,
 		    INT32_MAX);
-		o->obs |= OBS_NCHANS;
+		o->recipe.obs_given |= SPS_PLAN_NCHANS;
 		break;
 	case OPT_FCH1:
-		o->obs_set.fch1 = cli_double(optarg, "--fch1", 0, 1e7);
-		o->obs |= OBS_FCH1;
+		o->recipe.fch1 = cli_double(optarg, "--fch1", 0, 1e7);
+		o->recipe.obs_given |= SPS_PLAN_FCH1;
 		break;
 	case OPT_FOFF:
-		o->obs_set.foff = cli_double(optarg, "--foff", -1e6, 1e6);
-		o->obs |= OBS_FOFF;
+		o->recipe.foff = cli_double(optarg, "--foff", -1e6, 1e6);
+		o->recipe.obs_given |= SPS_PLAN_FOFF;
 		break;
 	case OPT_TSAMP:
-		o->obs_set.tsamp = cli_double(optarg, "--tsamp", 0, 1e10) /
+		o->recipe.tsamp = cli_double(optarg, "--tsamp", 0, 1e10) /
 		    1e6;
-		o->obs |= OBS_TSAMP;
+		o->recipe.obs_given |= SPS_PLAN_TSAMP;
 		break;
 	default:
 		return 0;
@@ -182,31 +161,33 @@ plan_option(struct options *o, int c, int argc, char **argv)
 {
 	switch (c) {
 	case OPT_DM:
-		o->dm_lo = cli_double(optarg, "--dm LO", 0, 1e7);
-		o->dm_hi = cli_double(more(argc, argv, "--dm"), "--dm HI", 0,
+		o->recipe.dm_lo = cli_double(optarg, "--dm LO", 0, 1e7);
+		o->recipe.dm_hi = cli_double(more(argc, argv, "--dm"), "--dm HI", 0,
 		    1e7);
 		o->dm_given = 1;
 		break;
 	case OPT_DM_TOL:
-		o->tol = cli_double(optarg, "--dm_tol", 1, 100);
+		o->recipe.tol = cli_double(optarg, "--dm_tol", 1, 100);
 		o->tol_given = 1;
 		break;
 	case OPT_WIDTH:
-		o->width_us = cli_double(optarg, "--dm_pulse_width", 0, 1e9);
+		o->recipe.width_us = cli_double(optarg, "--dm_pulse_width", 0, 1e9);
 		break;
 	case OPT_STEP:
 		add_step(o, argc, argv);
 		break;
 	case OPT_MAX_SCRUNCH:
-		o->max_scrunch = (int)cli_long(optarg, "--max_scrunch", 1,
-		    SPS_PLAN_MAX_SCRUNCH);
-		o->scrunch = 1;
+		o->recipe.max_scrunch = (int)cli_long(optarg, "--max_scrunch",
+		    1, SPS_PLAN_MAX_SCRUNCH);
+		o->recipe.scrunch = 1;
 		break;
 	case 's':
-		o->nsub = (int)cli_long(optarg, "--subband", 1, INT32_MAX);
+		o->recipe.nsub = (int)cli_long(optarg, "--subband", 1,
+		    INT32_MAX);
 		break;
 	case OPT_GULP:
-		o->gulp = cli_long(optarg, "--nsamps_gulp", 1, 1LL << 40);
+		o->recipe.gulp = cli_long(optarg, "--nsamps_gulp", 1,
+		    1LL << 40);
 		break;
 	case OPT_NSAMPLES:
 		o->nsamples = (double)cli_long(optarg, "--nsamples", 0,
@@ -221,30 +202,31 @@ plan_option(struct options *o, int c, int argc, char **argv)
 static void
 choose_mode(struct options *o)
 {
-	int nmodes = (o->mode == MODE_DDPLAN) + (o->nsteps > 0) +
-	    (o->list != NULL);
+	struct sps_plan_recipe *r = &o->recipe;
 
-	if (nmodes > 1)
+	if ((r->mode == SPS_PLAN_DDPLAN) + (r->nsteps > 0) + (r->list != NULL) >
+	    1)
 		usage_error("%s", "give only one of --ddplan, --step and --list");
-	if (o->nsteps > 0)
-		o->mode = MODE_STEP;
-	else if (o->list != NULL)
-		o->mode = MODE_LIST;
-	if (o->mode != MODE_DEDISP && o->tol_given)
+	if (r->nsteps > 0)
+		r->mode = SPS_PLAN_STEP;
+	else if (r->list != NULL)
+		r->mode = SPS_PLAN_LIST;
+	if (r->mode != SPS_PLAN_DEDISP && o->tol_given)
 		usage_error("%s", "--dm_tol belongs to the dedisp list (--dm)");
-	if ((o->mode == MODE_STEP || o->mode == MODE_LIST) && o->dm_given)
+	if ((r->mode == SPS_PLAN_STEP || r->mode == SPS_PLAN_LIST) &&
+	    o->dm_given)
 		usage_error("%s", "--dm chooses the dedisp list: not with "
 		    "--step or --list");
-	if (o->mode != MODE_DDPLAN && o->ddplan_only != NULL)
+	if (r->mode != SPS_PLAN_DDPLAN && o->ddplan_only != NULL)
 		usage_error("%s is an option of --ddplan", o->ddplan_only);
-	if (o->mode == MODE_DDPLAN && o->scrunch)
+	if (r->mode == SPS_PLAN_DDPLAN && r->scrunch)
 		usage_error("%s", "--ddplan chooses its own downsampling: not "
 		    "with --scrunch");
-	if (o->mode == MODE_DDPLAN && o->dm_given) {
-		o->dd.lodm = o->dm_lo;
-		o->dd.hidm = o->dm_hi;
+	if (r->mode == SPS_PLAN_DDPLAN && o->dm_given) {
+		r->dd.lodm = r->dm_lo;
+		r->dd.hidm = r->dm_hi;
 	}
-	o->dd.numsub = o->mode == MODE_DDPLAN ? o->nsub : 0;
+	r->dd.numsub = r->mode == SPS_PLAN_DDPLAN ? r->nsub : 0;
 }
 
 static void
@@ -288,15 +270,10 @@ parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->dm_hi = 1000;		/* Heimdall's -dm 0 1000 */
-	o->tol = 1.25;
-	o->width_us = 40;
-	o->max_scrunch = SPS_PLAN_MAX_SCRUNCH;
-	o->gulp = SPS_PLAN_GULP;
+	sps_plan_recipe_defaults(&o->recipe);
 	o->nsamples = -1;
-	sps_ddplan_defaults(&o->dd);
-	sps_header_init(&o->obs_set);
-	if ((o->steps = calloc((size_t)argc, sizeof(*o->steps))) == NULL)
+	if ((o->recipe.steps = calloc((size_t)argc,
+	    sizeof(*o->recipe.steps))) == NULL)
 		err(1, NULL);
 	while ((c = getopt_long(argc, argv, "hqo:l:d:f:b:n:t:k:c:s:p:r:",
 	    longopts, NULL)) != -1) {
@@ -318,13 +295,13 @@ parse_options(int argc, char **argv, struct options *o)
 			o->json = 1;
 			break;
 		case OPT_DDPLAN:
-			o->mode = MODE_DDPLAN;
+			o->recipe.mode = SPS_PLAN_DDPLAN;
 			break;
 		case OPT_LIST:
-			o->list = optarg;
+			o->recipe.list = optarg;
 			break;
 		case OPT_SCRUNCH:
-			o->scrunch = 1;
+			o->recipe.scrunch = 1;
 			break;
 		case '?':	/* getopt has said what is wrong */
 			fprintf(stderr, "%s", usage_text);
@@ -339,54 +316,34 @@ parse_options(int argc, char **argv, struct options *o)
 	choose_mode(o);
 }
 
-static void
-apply_sps_obs(const struct options *o, struct sps_header *h)
-{
-	if (o->obs & OBS_NCHANS)
-		h->nchans = o->obs_set.nchans;
-	if (o->obs & OBS_FCH1)
-		h->fch1 = o->obs_set.fch1;
-	if (o->obs & OBS_FOFF)
-		h->foff = o->obs_set.foff;
-	if (o->obs & OBS_TSAMP)
-		h->tsamp = o->obs_set.tsamp;
-}
-
-/* The header from FILE, standard input, a list's own header, DDplan's
- * defaults, or the options alone; then the options' changes. */
+/* The header from FILE or standard input, unless the observation comes
+ * from the list, DDplan or the options alone; then the options'
+ * changes. */
 static void
 get_observation(const struct options *o, const struct sps_plan *listed,
     struct sps_header *h, double *nsamples)
 {
-	struct sps_reader r;
-	int ddbase = o->mode == MODE_DDPLAN || o->dd_obs != 0;
+	const struct sps_plan_recipe *r = &o->recipe;
+	int from_data = o->input != NULL || (r->obs_given == 0 &&
+	    !sps_plan_ddplan_obs(r) && !listed->has_obs);
+	struct sps_reader rd;
 
 	sps_header_init(h);
-	if (o->input != NULL || (o->obs == 0 && !ddbase &&
-	    !listed->has_obs)) {
-		if (o->list != NULL && strcmp(o->list, "-") == 0 &&
+	if (from_data) {
+		if (r->list != NULL && strcmp(r->list, "-") == 0 &&
 		    (o->input == NULL || strcmp(o->input, "-") == 0))
 			usage_error("%s", "--list - and the header cannot both "
 			    "come from standard input");
-		cli_check(sps_reader_open(&r, o->input), NULL);
-		cli_check(sps_header_copy(h, &r.hdr), NULL);
-		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
-			*nsamples = (double)r.nsamples;
-		sps_reader_close(&r);
-	} else if (listed->has_obs) {
-		h->nchans = listed->nchans;
-		h->fch1 = listed->fch1;
-		h->foff = listed->foff;
-		h->tsamp = listed->tsamp;
-	} else if (ddbase)
-		sps_ddplan_default_header(h);
-	else if (o->obs != OBS_ALL)
+		cli_check(sps_reader_open(&rd, o->input), NULL);
+		cli_check(sps_header_copy(h, &rd.hdr), NULL);
+		if (rd.nsamples != SPS_NSAMPLES_UNKNOWN)
+			*nsamples = (double)rd.nsamples;
+		sps_reader_close(&rd);
+	} else if (!listed->has_obs && !sps_plan_ddplan_obs(r) &&
+	    r->obs_given != SPS_PLAN_OBS_ALL)
 		usage_error("%s", "without a FILE, give all of --nchans, "
 		    "--fch1, --foff and --tsamp");
-	if (o->dd_obs != 0)
-		sps_ddplan_obs_apply(h, &o->dd_set, o->dd_obs);
-	apply_sps_obs(o, h);
-	cli_check(sps_plan_check_obs(h), "observation");
+	cli_check(sps_plan_observation(r, listed, from_data, h), NULL);
 	if (o->nsamples >= 0)
 		*nsamples = o->nsamples;
 }
@@ -404,40 +361,6 @@ read_list(const char *path, struct sps_plan *p)
 		fclose(f);
 }
 
-/* Make the trials; DDplan's lines are kept for the report. */
-static void
-make_plan(const struct options *o, const struct sps_header *h,
-    struct sps_plan *p, struct sps_ddplan_line **lines, int *nlines)
-{
-	struct sps_ddplan_obs obs;
-	int i;
-
-	switch (o->mode) {
-	case MODE_DEDISP:
-		cli_check(sps_plan_dedisp(p, h, o->dm_lo, o->dm_hi, o->width_us,
-		    o->tol), NULL);
-		break;
-	case MODE_DDPLAN:
-		sps_ddplan_obs_from_header(&obs, h);
-		cli_check(sps_ddplan(&obs, &o->dd, lines, nlines), NULL);
-		cli_check(sps_plan_add_ddplan(p, *lines, *nlines,
-		    o->dd.blocklen), NULL);
-		break;
-	case MODE_STEP:
-		for (i = 0; i < o->nsteps; i++)
-			cli_check(sps_plan_steps(p, o->steps[i].start,
-			    o->steps[i].step, o->steps[i].count, 1), "--step");
-		break;
-	case MODE_LIST:
-		cli_check(sps_plan_match(p, h), o->list);
-		break;
-	}
-	if (o->scrunch)
-		cli_check(sps_plan_scrunch(p, h, o->max_scrunch), NULL);
-	cli_check(sps_plan_check(p), NULL);
-	sps_plan_set_obs(p, h);
-}
-
 /* How the plan was made, for the plan file's comment. */
 static char *
 describe(const struct options *o, const struct sps_header *h)
@@ -450,40 +373,31 @@ describe(const struct options *o, const struct sps_header *h)
 	if ((f = open_memstream(&text, &len)) == NULL)
 		err(1, NULL);
 	fprintf(f, "made by sps-plan %s: ", SPS_VERSION);
-	switch (o->mode) {
-	case MODE_DEDISP:
+	switch (o->recipe.mode) {
+	case SPS_PLAN_DEDISP:
 		fprintf(f, "dedisp list, --dm %g %g --dm_tol %g "
-		    "--dm_pulse_width %g", o->dm_lo, o->dm_hi, o->tol,
-		    o->width_us);
+		    "--dm_pulse_width %g", o->recipe.dm_lo, o->recipe.dm_hi, o->recipe.tol,
+		    o->recipe.width_us);
 		break;
-	case MODE_DDPLAN:
+	case SPS_PLAN_DDPLAN:
 		fprintf(f, "DDplan, --loDM %g --hiDM %g --blocklen %d "
-		    "--subbands %d --procs %d --cohdm %g --res %g", o->dd.lodm,
-		    o->dd.hidm, o->dd.blocklen, o->dd.numsub, o->dd.numprocs,
-		    o->dd.cohdm, o->dd.res);
+		    "--subbands %d --procs %d --cohdm %g --res %g", o->recipe.dd.lodm,
+		    o->recipe.dd.hidm, o->recipe.dd.blocklen, o->recipe.dd.numsub, o->recipe.dd.numprocs,
+		    o->recipe.dd.cohdm, o->recipe.dd.res);
 		break;
-	case MODE_STEP:
-		fprintf(f, "%d --step range%s", o->nsteps, o->nsteps > 1 ? "s" :
+	case SPS_PLAN_STEP:
+		fprintf(f, "%d --step range%s", o->recipe.nsteps, o->recipe.nsteps > 1 ? "s" :
 		    "");
 		break;
-	case MODE_LIST:
-		fprintf(f, "--list %s", o->list);
+	case SPS_PLAN_LIST:
+		fprintf(f, "--list %s", o->recipe.list);
 		break;
 	}
-	if (o->scrunch && sps_diagonal_dm(h, 1, &diag) == SPS_OK)
+	if (o->recipe.scrunch && sps_diagonal_dm(h, 1, &diag) == SPS_OK)
 		fprintf(f, "\nscrunch factors from the diagonal DM %.6g "
-		    "(largest %d)", diag, o->max_scrunch);
+		    "(largest %d)", diag, o->recipe.max_scrunch);
 	fclose(f);
 	return text;
-}
-
-static const char *
-mode_name(enum mode m)
-{
-	static const char *const names[] = { "dedisp", "ddplan", "step",
-	    "list" };
-
-	return names[m];
 }
 
 /* Members of the JSON object besides the plan's own. */
@@ -501,11 +415,11 @@ json_extra(const struct options *o, const struct sps_header *h,
 	if ((f = open_memstream(&text, &len)) == NULL)
 		err(1, NULL);
 	sps_diagonal_dm(h, 1, &diag);
-	sps_plan_memory(p, h, (size_t)o->gulp, o->nsub, &m);
+	sps_plan_memory(p, h, (size_t)o->recipe.gulp, o->recipe.nsub, &m);
 	fprintf(f, "\"mode\": \"%s\", \"diagonal_dm\": %.10g, "
 	    "\"work_per_second\": %.10g, \"nsamps_gulp\": %lld, "
-	    "\"max_delay\": %zu, \"memory_bytes\": %.0f", mode_name(o->mode),
-	    diag, sps_plan_work(p, h, 1.0 / h->tsamp, o->nsub, 0), o->gulp,
+	    "\"max_delay\": %zu, \"memory_bytes\": %.0f", sps_plan_mode_name(o->recipe.mode),
+	    diag, sps_plan_work(p, h, 1.0 / h->tsamp, o->recipe.nsub, 0), o->recipe.gulp,
 	    m.max_delay, m.total);
 	if (nlines > 0) {
 		fprintf(f, ",\n \"ddplan\": ");
@@ -554,23 +468,23 @@ report(const struct options *o, const struct sps_header *h,
 
 	sps_diagonal_dm(h, 1, &diag);
 	fprintf(stderr, "sps-plan: %zu trials, DM %g to %g (%s)\n",
-	    p->ntrials, p->dm[0], p->dm[p->ntrials - 1], mode_name(o->mode));
+	    p->ntrials, p->dm[0], p->dm[p->ntrials - 1], sps_plan_mode_name(o->recipe.mode));
 	fprintf(stderr, "sps-plan: %d channels, %g to %g MHz, tsamp %g us, "
 	    "diagonal DM %.4g\n", h->nchans, ftop, ftop - (h->nchans - 1) *
 	    fabs(h->foff), 1e6 * h->tsamp, diag);
 	fprintf(stderr, "sps-plan: smearing in ms, S/N kept for a %g us "
-	    "pulse%s:\n", o->width_us, o->nsub > 0 ? ", with sub-bands" : "");
-	report_ranges(r, nr, o->width_us);
-	per_s = sps_plan_work(p, h, 1.0 / h->tsamp, o->nsub, 0);
+	    "pulse%s:\n", o->recipe.width_us, o->recipe.nsub > 0 ? ", with sub-bands" : "");
+	report_ranges(r, nr, o->recipe.width_us);
+	per_s = sps_plan_work(p, h, 1.0 / h->tsamp, o->recipe.nsub, 0);
 	fprintf(stderr, "sps-plan: work %.4g channel additions per second of "
 	    "data", per_s);
 	if (nsamples >= 0)
 		fprintf(stderr, ", %.4g for %.0f samples", sps_plan_work(p, h,
-		    nsamples, o->nsub, 0), nsamples);
-	sps_plan_memory(p, h, (size_t)o->gulp, o->nsub, &m);
+		    nsamples, o->recipe.nsub, 0), nsamples);
+	sps_plan_memory(p, h, (size_t)o->recipe.gulp, o->recipe.nsub, &m);
 	fprintf(stderr, "\nsps-plan: memory %.4g MiB for blocks of %lld "
 	    "samples: input %.4g (%zu samples of overlap), scrunched %.4g, "
-	    "sub-band %.4g, output %.4g\n", m.total / 1048576, o->gulp,
+	    "sub-band %.4g, output %.4g\n", m.total / 1048576, o->recipe.gulp,
 	    m.input / 1048576, m.max_delay, m.scrunched / 1048576,
 	    m.subband / 1048576, m.output / 1048576);
 }
@@ -606,28 +520,31 @@ main(int argc, char **argv)
 	struct sps_header h;
 	struct sps_plan plan;
 	struct sps_plan_range *ranges;
-	struct sps_ddplan_line *lines = NULL;
+	struct sps_ddplan_line *lines;
 	size_t nranges;
 	double nsamples = -1;
-	int nlines = 0;
+	int nlines;
 
 	cli_init("sps-plan", argv);
 	parse_options(argc, argv, &opt);
 	sps_plan_init(&plan);
-	if (opt.mode == MODE_LIST)
-		read_list(opt.list, &plan);
+	if (opt.recipe.mode == SPS_PLAN_LIST)
+		read_list(opt.recipe.list, &plan);
 	get_observation(&opt, &plan, &h, &nsamples);
-	make_plan(&opt, &h, &plan, &lines, &nlines);
-	cli_check(sps_plan_ranges(&plan, &h, opt.nsub, 0, &ranges, &nranges),
+	if (opt.recipe.mode == SPS_PLAN_LIST)
+		cli_check(sps_plan_match(&plan, &h), opt.recipe.list);
+	cli_check(sps_plan_make(&plan, &opt.recipe, &h, &lines, &nlines),
 	    NULL);
+	cli_check(sps_plan_ranges(&plan, &h, opt.recipe.nsub, 0, &ranges,
+	    &nranges), NULL);
 	if (!opt.quiet && nlines > 0)
-		sps_ddplan_print(stderr, lines, nlines, opt.dd.numsub);
+		sps_ddplan_print(stderr, lines, nlines, opt.recipe.dd.numsub);
 	if (!opt.quiet)
 		report(&opt, &h, &plan, ranges, nranges, nsamples);
 	write_plan(&opt, &h, &plan, ranges, nranges, lines, nlines);
 	free(ranges);
 	free(lines);
-	free(opt.steps);
+	free(opt.recipe.steps);
 	sps_plan_free(&plan);
 	sps_header_free(&h);
 	return 0;
