@@ -304,7 +304,7 @@ sps_ddplan_json(FILE *f, const struct sps_ddplan_line *lines, int n)
 		    "\"downsamp\": %d, \"dsubdm\": %g, \"numdms\": %d, "
 		    "\"dms_per_call\": %d, \"calls\": %d, \"work_fract\": "
 		    "%.6g}", i > 0 ? ",\n  " : "\n  ", l->lodm, l->hidm, l->ddm,
-		    l->downsamp, l->dsubdm, l->numdms, l->dms_per_call, l->calls,
-		    l->work_fract);
+		    l->downsamp, l->dsubdm, l->numdms, l->dms_per_call,
+		    l->calls, l->work_fract);
 	fputc(']', f);
 }

@@ -5,9 +5,11 @@
  * parameters, the observation options that change the data's header,
  * and the sub-bands and block size the predictions assume.
  * sps_plan_observation() works out the observation to plan for, and
- * sps_plan_make() the trials. */
+ * sps_plan_make() the trials and their ranges. */
 #ifndef SPS_PLANMAKE_H
 #define SPS_PLANMAKE_H
+
+#include <stddef.h>
 
 #include "ddplan.h"
 #include "error.h"
@@ -33,13 +35,14 @@ struct sps_plan_step {
 struct sps_plan_recipe {
 	enum sps_plan_mode mode;
 	double		 dm_lo, dm_hi;	/* dedisp's DM range */
+	int		 dm_given;	/* DDplan's too when given */
 	double		 tol;		/* dedisp's smearing tolerance */
 	double		 width_us;	/* intrinsic pulse width, us */
-	struct sps_ddplan_opts dd;
+	struct sps_ddplan_opts dd;	/* see sps_plan_ddplan_opts */
 	struct sps_plan_step *steps;
 	int		 nsteps;
 	const char	*list;		/* the list's name */
-	int		 scrunch;	/* scrunch factors from the diagonal DM */
+	int		 scrunch;	/* factors from the diagonal DM */
 	int		 max_scrunch;
 	int		 nsub;		/* sub-bands the predictions assume */
 	long long	 gulp;		/* block the memory estimate assumes */
@@ -52,6 +55,17 @@ struct sps_plan_recipe {
 	struct sps_ddplan_obs dd_obs;	/* DDplan.py's spellings */
 };
 
+/* A plan as sps-plan makes and shows it. */
+struct sps_plan_made {
+	struct sps_plan	 plan;
+	struct sps_header obs;		/* the observation it is for */
+	double		 nsamples;	/* of the data, or -1: unknown */
+	struct sps_plan_range *ranges;	/* sps_plan_ranges for r's nsub */
+	size_t		 nranges;
+	struct sps_ddplan_line *lines;	/* DDplan.py's, or NULL */
+	int		 nlines;
+};
+
 /* Heimdall's dedisp list of DM 0-1000, tolerance 1.25, 40 us pulses,
  * DDplan.py's defaults, scrunch factors (when asked) up to
  * SPS_PLAN_MAX_SCRUNCH, blocks of SPS_PLAN_GULP, nothing given. */
@@ -61,23 +75,34 @@ void sps_plan_recipe_defaults(struct sps_plan_recipe *r);
  * list. */
 const char *sps_plan_mode_name(enum sps_plan_mode mode);
 
-/* Does r take its observation from DDplan.py (its generator, or its
- * observation options)? */
-int sps_plan_ddplan_obs(const struct sps_plan_recipe *r);
+/* DDplan.py's options for r: r->dd with the DM range when given and
+ * r's sub-bands. */
+void sps_plan_ddplan_opts(const struct sps_plan_recipe *r,
+    struct sps_ddplan_opts *dd);
 
-/* The observation to plan for, into h: the data's header, which h holds
- * when from_data, else the list's own (listed->has_obs), else DDplan.py's
- * default when sps_plan_ddplan_obs(r); then DDplan.py's observation
- * options, then sps's.  SPS_EVALUE ("observation: ...") when it cannot be
- * planned for (sps_plan_check_obs). */
+void sps_plan_made_init(struct sps_plan_made *m);
+void sps_plan_made_free(struct sps_plan_made *m);
+
+/* What is known of the observation without data, as SPS_PLAN_NCHANS ...
+ * bits: all of it when the list (m->plan.has_obs) or DDplan.py (its
+ * generator or its observation options) gives it, else what the options
+ * give. */
+unsigned sps_plan_obs_known(const struct sps_plan_recipe *r,
+    const struct sps_plan_made *m);
+
+/* The observation to plan for, into m->obs: the data's header, which it
+ * holds when from_data, else the list's own, else DDplan.py's default;
+ * then DDplan.py's observation options, then sps's.  SPS_EVALUE
+ * ("observation: ...") when it cannot be planned for
+ * (sps_plan_check_obs). */
 enum sps_err sps_plan_observation(const struct sps_plan_recipe *r,
-    const struct sps_plan *listed, int from_data, struct sps_header *h);
+    int from_data, struct sps_plan_made *m);
 
-/* Append r's trials for the observation h to p (a list's are in p
- * already), set their scrunch factors if r asks, check the plan and
- * record h in it.  DDplan.py's lines are kept in *lines (malloc'd,
- * caller frees; NULL and 0 for the other generators). */
-enum sps_err sps_plan_make(struct sps_plan *p, const struct sps_plan_recipe *r,
-    const struct sps_header *h, struct sps_ddplan_line **lines, int *nlines);
+/* Append r's trials for m->obs to m->plan (a list's are there already),
+ * set their scrunch factors if r asks, check the plan, record the
+ * observation in it and split it into ranges.  DDplan.py's lines are
+ * kept in m->lines. */
+enum sps_err sps_plan_make(struct sps_plan_made *m,
+    const struct sps_plan_recipe *r);
 
 #endif

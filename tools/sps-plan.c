@@ -5,7 +5,6 @@
  * DDplan.py (--ddplan), from fixed steps (--step) or from a list. */
 #include <err.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "header.h"
 #include "plan.h"
 #include "planmake.h"
+#include "planreport.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -43,7 +43,7 @@ enum {
 
 struct options {
 	struct sps_plan_recipe recipe;
-	int		 dm_given, tol_given;
+	int		 tol_given;
 	const char	*ddplan_only;		/* such an option given */
 	double		 nsamples;		/* < 0: not given */
 	int		 json, quiet;
@@ -66,9 +66,9 @@ more(int argc, char **argv, const char *option)
 }
 
 static void
-add_step(struct options *o, int argc, char **argv)
+add_step(struct sps_plan_recipe *r, int argc, char **argv)
 {
-	struct sps_plan_step *s = &o->recipe.steps[o->recipe.nsteps++];
+	struct sps_plan_step *s = &r->steps[r->nsteps++];
 
 	s->start = cli_double(optarg, "--step START", 0, 1e7);
 	s->step = cli_double(more(argc, argv, "--step"), "--step STEP", 0,
@@ -77,117 +77,109 @@ add_step(struct options *o, int argc, char **argv)
 	    1000000000);
 }
 
-/* Options shared with PRESTO's DDplan.py; 1 if c was one. */
-static int
-ddplan_option(struct options *o, int c)
+/* Options shared with PRESTO's DDplan.py: the option's name if c was
+ * one, else NULL. */
+static const char *
+ddplan_option(struct sps_ddplan_opts *dd, int c)
 {
 	switch (c) {
 	case 'l':
-		o->recipe.dd.lodm = cli_double(optarg, "--loDM", 0, 1e7);
-		break;
+		dd->lodm = cli_double(optarg, "--loDM", 0, 1e7);
+		return "--loDM";
 	case 'd':
-		o->recipe.dd.hidm = cli_double(optarg, "--hiDM", 0, 1e7);
-		break;
+		dd->hidm = cli_double(optarg, "--hiDM", 0, 1e7);
+		return "--hiDM";
 	case 'k':
-		o->recipe.dd.blocklen = (int)cli_long(optarg, "--blocklen", 1,
+		dd->blocklen = (int)cli_long(optarg, "--blocklen", 1,
 		    INT32_MAX);
-		break;
+		return "--blocklen";
 	case 'c':
-		o->recipe.dd.cohdm = cli_double(optarg, "--cohdm", 0, 1e7);
-		break;
+		dd->cohdm = cli_double(optarg, "--cohdm", 0, 1e7);
+		return "--cohdm";
 	case 'p':
-		o->recipe.dd.numprocs = (int)cli_long(optarg, "--procs", 1, 1000000);
-		break;
+		dd->numprocs = (int)cli_long(optarg, "--procs", 1, 1000000);
+		return "--procs";
 	case 'r':
-		o->recipe.dd.res = cli_double(optarg, "--res", 0, 1e9);
-		break;
-	default:
-		return 0;
+		dd->res = cli_double(optarg, "--res", 0, 1e9);
+		return "--res";
 	}
-	o->ddplan_only = c == 'l' ? "--loDM" : c == 'd' ? "--hiDM" : c == 'k' ?
-	    "--blocklen" : c == 'c' ? "--cohdm" : c == 'p' ? "--procs" :
-	    "--res";
-	return 1;
+	return NULL;
 }
 
 /* The observation: DDplan's spellings, then sps's; 1 if c was one. */
 static int
-observation_option(struct options *o, int c)
+observation_option(struct sps_plan_recipe *r, int c)
 {
 	switch (c) {
 	case 'f':
-		o->recipe.dd_obs.fctr = cli_double(optarg, "--fctr", 0, 1e7);
-		o->recipe.dd_given |= SPS_DDPLAN_FCTR;
-		break;
+		r->dd_obs.fctr = cli_double(optarg, "--fctr", 0, 1e7);
+		r->dd_given |= SPS_DDPLAN_FCTR;
+		return 1;
 	case 'b':
-		o->recipe.dd_obs.bw = cli_double(optarg, "--bw", 0, 1e7);
-		o->recipe.dd_given |= SPS_DDPLAN_BW;
-		break;
+		r->dd_obs.bw = cli_double(optarg, "--bw", 0, 1e7);
+		r->dd_given |= SPS_DDPLAN_BW;
+		return 1;
 	case 'n':
-		o->recipe.dd_obs.numchan = (int)cli_long(optarg, "--numchan", 1,
+		r->dd_obs.numchan = (int)cli_long(optarg, "--numchan", 1,
 		    INT32_MAX);
-		o->recipe.dd_given |= SPS_DDPLAN_NUMCHAN;
-		break;
+		r->dd_given |= SPS_DDPLAN_NUMCHAN;
+		return 1;
 	case 't':
-		o->recipe.dd_obs.dt = cli_double(optarg, "--dt", 0, 1e4);
-		o->recipe.dd_given |= SPS_DDPLAN_DT;
-		break;
+		r->dd_obs.dt = cli_double(optarg, "--dt", 0, 1e4);
+		r->dd_given |= SPS_DDPLAN_DT;
+		return 1;
 	case OPT_NCHANS:
-		o->recipe.nchans = (int)cli_long(optarg, "--nchans", 1,
-		    INT32_MAX);
-		o->recipe.obs_given |= SPS_PLAN_NCHANS;
-		break;
+		r->nchans = (int)cli_long(optarg, "--nchans", 1, INT32_MAX);
+		r->obs_given |= SPS_PLAN_NCHANS;
+		return 1;
 	case OPT_FCH1:
-		o->recipe.fch1 = cli_double(optarg, "--fch1", 0, 1e7);
-		o->recipe.obs_given |= SPS_PLAN_FCH1;
-		break;
+		r->fch1 = cli_double(optarg, "--fch1", 0, 1e7);
+		r->obs_given |= SPS_PLAN_FCH1;
+		return 1;
 	case OPT_FOFF:
-		o->recipe.foff = cli_double(optarg, "--foff", -1e6, 1e6);
-		o->recipe.obs_given |= SPS_PLAN_FOFF;
-		break;
+		r->foff = cli_double(optarg, "--foff", -1e6, 1e6);
+		r->obs_given |= SPS_PLAN_FOFF;
+		return 1;
 	case OPT_TSAMP:
-		o->recipe.tsamp = cli_double(optarg, "--tsamp", 0, 1e10) /
-		    1e6;
-		o->recipe.obs_given |= SPS_PLAN_TSAMP;
-		break;
-	default:
-		return 0;
+		r->tsamp = cli_double(optarg, "--tsamp", 0, 1e10) / 1e6;
+		r->obs_given |= SPS_PLAN_TSAMP;
+		return 1;
 	}
-	return 1;
+	return 0;
 }
 
 static void
 plan_option(struct options *o, int c, int argc, char **argv)
 {
+	struct sps_plan_recipe *r = &o->recipe;
+
 	switch (c) {
 	case OPT_DM:
-		o->recipe.dm_lo = cli_double(optarg, "--dm LO", 0, 1e7);
-		o->recipe.dm_hi = cli_double(more(argc, argv, "--dm"), "--dm HI", 0,
+		r->dm_lo = cli_double(optarg, "--dm LO", 0, 1e7);
+		r->dm_hi = cli_double(more(argc, argv, "--dm"), "--dm HI", 0,
 		    1e7);
-		o->dm_given = 1;
+		r->dm_given = 1;
 		break;
 	case OPT_DM_TOL:
-		o->recipe.tol = cli_double(optarg, "--dm_tol", 1, 100);
+		r->tol = cli_double(optarg, "--dm_tol", 1, 100);
 		o->tol_given = 1;
 		break;
 	case OPT_WIDTH:
-		o->recipe.width_us = cli_double(optarg, "--dm_pulse_width", 0, 1e9);
+		r->width_us = cli_double(optarg, "--dm_pulse_width", 0, 1e9);
 		break;
 	case OPT_STEP:
-		add_step(o, argc, argv);
+		add_step(r, argc, argv);
 		break;
 	case OPT_MAX_SCRUNCH:
-		o->recipe.max_scrunch = (int)cli_long(optarg, "--max_scrunch",
-		    1, SPS_PLAN_MAX_SCRUNCH);
-		o->recipe.scrunch = 1;
+		r->max_scrunch = (int)cli_long(optarg, "--max_scrunch", 1,
+		    SPS_PLAN_MAX_SCRUNCH);
+		r->scrunch = 1;
 		break;
 	case 's':
-		o->recipe.nsub = (int)cli_long(optarg, "--subband", 1,
-		    INT32_MAX);
+		r->nsub = (int)cli_long(optarg, "--subband", 1, INT32_MAX);
 		break;
 	case OPT_GULP:
-		o->recipe.gulp = cli_long(optarg, "--nsamps_gulp", 1,
-		    1LL << 40);
+		r->gulp = cli_long(optarg, "--nsamps_gulp", 1, 1LL << 40);
 		break;
 	case OPT_NSAMPLES:
 		o->nsamples = (double)cli_long(optarg, "--nsamples", 0,
@@ -206,7 +198,8 @@ choose_mode(struct options *o)
 
 	if ((r->mode == SPS_PLAN_DDPLAN) + (r->nsteps > 0) + (r->list != NULL) >
 	    1)
-		usage_error("%s", "give only one of --ddplan, --step and --list");
+		usage_error("%s", "give only one of --ddplan, --step and "
+		    "--list");
 	if (r->nsteps > 0)
 		r->mode = SPS_PLAN_STEP;
 	else if (r->list != NULL)
@@ -214,7 +207,7 @@ choose_mode(struct options *o)
 	if (r->mode != SPS_PLAN_DEDISP && o->tol_given)
 		usage_error("%s", "--dm_tol belongs to the dedisp list (--dm)");
 	if ((r->mode == SPS_PLAN_STEP || r->mode == SPS_PLAN_LIST) &&
-	    o->dm_given)
+	    r->dm_given)
 		usage_error("%s", "--dm chooses the dedisp list: not with "
 		    "--step or --list");
 	if (r->mode != SPS_PLAN_DDPLAN && o->ddplan_only != NULL)
@@ -222,11 +215,6 @@ choose_mode(struct options *o)
 	if (r->mode == SPS_PLAN_DDPLAN && r->scrunch)
 		usage_error("%s", "--ddplan chooses its own downsampling: not "
 		    "with --scrunch");
-	if (r->mode == SPS_PLAN_DDPLAN && o->dm_given) {
-		r->dd.lodm = r->dm_lo;
-		r->dd.hidm = r->dm_hi;
-	}
-	r->dd.numsub = r->mode == SPS_PLAN_DDPLAN ? r->nsub : 0;
 }
 
 static void
@@ -267,6 +255,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *name;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -277,7 +266,11 @@ parse_options(int argc, char **argv, struct options *o)
 		err(1, NULL);
 	while ((c = getopt_long(argc, argv, "hqo:l:d:f:b:n:t:k:c:s:p:r:",
 	    longopts, NULL)) != -1) {
-		if (ddplan_option(o, c) || observation_option(o, c))
+		if ((name = ddplan_option(&o->recipe.dd, c)) != NULL) {
+			o->ddplan_only = name;
+			continue;
+		}
+		if (observation_option(&o->recipe, c))
 			continue;
 		switch (c) {
 		case 'h':
@@ -311,41 +304,38 @@ parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	if (argc - optind > 1)
-		usage_error("one input at most, not '%s' too", argv[optind + 1]);
+		usage_error("one input at most, not '%s' too",
+		    argv[optind + 1]);
 	o->input = argc > optind ? argv[optind] : NULL;
 	choose_mode(o);
 }
 
-/* The header from FILE or standard input, unless the observation comes
- * from the list, DDplan or the options alone; then the options'
- * changes. */
+/* The header from FILE or standard input, unless the list, DDplan or
+ * the options give the observation; then the options' changes. */
 static void
-get_observation(const struct options *o, const struct sps_plan *listed,
-    struct sps_header *h, double *nsamples)
+get_observation(const struct options *o, struct sps_plan_made *m)
 {
-	const struct sps_plan_recipe *r = &o->recipe;
-	int from_data = o->input != NULL || (r->obs_given == 0 &&
-	    !sps_plan_ddplan_obs(r) && !listed->has_obs);
-	struct sps_reader rd;
+	unsigned known = sps_plan_obs_known(&o->recipe, m);
+	int from_data = o->input != NULL || known == 0;
+	const char *list = o->recipe.list;
+	struct sps_reader r;
 
-	sps_header_init(h);
 	if (from_data) {
-		if (r->list != NULL && strcmp(r->list, "-") == 0 &&
+		if (list != NULL && strcmp(list, "-") == 0 &&
 		    (o->input == NULL || strcmp(o->input, "-") == 0))
 			usage_error("%s", "--list - and the header cannot both "
 			    "come from standard input");
-		cli_check(sps_reader_open(&rd, o->input), NULL);
-		cli_check(sps_header_copy(h, &rd.hdr), NULL);
-		if (rd.nsamples != SPS_NSAMPLES_UNKNOWN)
-			*nsamples = (double)rd.nsamples;
-		sps_reader_close(&rd);
-	} else if (!listed->has_obs && !sps_plan_ddplan_obs(r) &&
-	    r->obs_given != SPS_PLAN_OBS_ALL)
+		cli_check(sps_reader_open(&r, o->input), NULL);
+		cli_check(sps_header_copy(&m->obs, &r.hdr), NULL);
+		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
+			m->nsamples = (double)r.nsamples;
+		sps_reader_close(&r);
+	} else if (known != SPS_PLAN_OBS_ALL)
 		usage_error("%s", "without a FILE, give all of --nchans, "
 		    "--fch1, --foff and --tsamp");
-	cli_check(sps_plan_observation(r, listed, from_data, h), NULL);
+	cli_check(sps_plan_observation(&o->recipe, from_data, m), NULL);
 	if (o->nsamples >= 0)
-		*nsamples = o->nsamples;
+		m->nsamples = o->nsamples;
 }
 
 static void
@@ -361,152 +351,17 @@ read_list(const char *path, struct sps_plan *p)
 		fclose(f);
 }
 
-/* How the plan was made, for the plan file's comment. */
-static char *
-describe(const struct options *o, const struct sps_header *h)
-{
-	char *text = NULL;
-	size_t len = 0;
-	double diag = 0;
-	FILE *f;
-
-	if ((f = open_memstream(&text, &len)) == NULL)
-		err(1, NULL);
-	fprintf(f, "made by sps-plan %s: ", SPS_VERSION);
-	switch (o->recipe.mode) {
-	case SPS_PLAN_DEDISP:
-		fprintf(f, "dedisp list, --dm %g %g --dm_tol %g "
-		    "--dm_pulse_width %g", o->recipe.dm_lo, o->recipe.dm_hi, o->recipe.tol,
-		    o->recipe.width_us);
-		break;
-	case SPS_PLAN_DDPLAN:
-		fprintf(f, "DDplan, --loDM %g --hiDM %g --blocklen %d "
-		    "--subbands %d --procs %d --cohdm %g --res %g", o->recipe.dd.lodm,
-		    o->recipe.dd.hidm, o->recipe.dd.blocklen, o->recipe.dd.numsub, o->recipe.dd.numprocs,
-		    o->recipe.dd.cohdm, o->recipe.dd.res);
-		break;
-	case SPS_PLAN_STEP:
-		fprintf(f, "%d --step range%s", o->recipe.nsteps, o->recipe.nsteps > 1 ? "s" :
-		    "");
-		break;
-	case SPS_PLAN_LIST:
-		fprintf(f, "--list %s", o->recipe.list);
-		break;
-	}
-	if (o->recipe.scrunch && sps_diagonal_dm(h, 1, &diag) == SPS_OK)
-		fprintf(f, "\nscrunch factors from the diagonal DM %.6g "
-		    "(largest %d)", diag, o->recipe.max_scrunch);
-	fclose(f);
-	return text;
-}
-
-/* Members of the JSON object besides the plan's own. */
-static char *
-json_extra(const struct options *o, const struct sps_header *h,
-    const struct sps_plan *p, const struct sps_ddplan_line *lines,
-    int nlines)
-{
-	struct sps_plan_memory m;
-	char *text = NULL;
-	size_t len = 0;
-	double diag = 0;
-	FILE *f;
-
-	if ((f = open_memstream(&text, &len)) == NULL)
-		err(1, NULL);
-	sps_diagonal_dm(h, 1, &diag);
-	sps_plan_memory(p, h, (size_t)o->recipe.gulp, o->recipe.nsub, &m);
-	fprintf(f, "\"mode\": \"%s\", \"diagonal_dm\": %.10g, "
-	    "\"work_per_second\": %.10g, \"nsamps_gulp\": %lld, "
-	    "\"max_delay\": %zu, \"memory_bytes\": %.0f", sps_plan_mode_name(o->recipe.mode),
-	    diag, sps_plan_work(p, h, 1.0 / h->tsamp, o->recipe.nsub, 0), o->recipe.gulp,
-	    m.max_delay, m.total);
-	if (nlines > 0) {
-		fprintf(f, ",\n \"ddplan\": ");
-		sps_ddplan_json(f, lines, nlines);
-	}
-	fclose(f);
-	return text;
-}
-
-static double
-ms(double s)
-{
-	return 1e3 * s;
-}
-
 static void
-report_ranges(const struct sps_plan_range *r, size_t n, double width_us)
-{
-	double w = 1e-6 * width_us;
-	size_t i;
-
-	fprintf(stderr, "%10s %10s %7s %9s %9s %4s %8s %8s %8s %8s %8s %6s\n",
-	    "DM lo", "DM hi", "trials", "step min", "step max", "scr",
-	    "t_scr", "t_step", "t_chan", "t_sub", "total", "S/N");
-	for (i = 0; i < n; i++, r++) {
-		fprintf(stderr, "%10.3f %10.3f %7zu %9.4g %9.4g %4d %8.4g %8.4g "
-		    "%8.4g %8.4g %8.4g", r->dm_lo, r->dm_hi, r->count,
-		    r->step_min, r->step_max, r->scrunch, ms(r->t_scrunch),
-		    ms(r->t_step), ms(r->t_chan), ms(r->t_sub), ms(r->t_total));
-		if (w > 0)
-			fprintf(stderr, " %5.1f%%\n", 100 * sqrt(w /
-			    sqrt(w * w + r->t_total * r->t_total)));
-		else
-			fprintf(stderr, " %6s\n", "-");
-	}
-}
-
-static void
-report(const struct options *o, const struct sps_header *h,
-    const struct sps_plan *p, const struct sps_plan_range *r, size_t nr,
-    double nsamples)
-{
-	double ftop = h->foff < 0 ? h->fch1 : h->fch1 + (h->nchans - 1) *
-	    h->foff, diag = 0, per_s;
-	struct sps_plan_memory m;
-
-	sps_diagonal_dm(h, 1, &diag);
-	fprintf(stderr, "sps-plan: %zu trials, DM %g to %g (%s)\n",
-	    p->ntrials, p->dm[0], p->dm[p->ntrials - 1], sps_plan_mode_name(o->recipe.mode));
-	fprintf(stderr, "sps-plan: %d channels, %g to %g MHz, tsamp %g us, "
-	    "diagonal DM %.4g\n", h->nchans, ftop, ftop - (h->nchans - 1) *
-	    fabs(h->foff), 1e6 * h->tsamp, diag);
-	fprintf(stderr, "sps-plan: smearing in ms, S/N kept for a %g us "
-	    "pulse%s:\n", o->recipe.width_us, o->recipe.nsub > 0 ? ", with sub-bands" : "");
-	report_ranges(r, nr, o->recipe.width_us);
-	per_s = sps_plan_work(p, h, 1.0 / h->tsamp, o->recipe.nsub, 0);
-	fprintf(stderr, "sps-plan: work %.4g channel additions per second of "
-	    "data", per_s);
-	if (nsamples >= 0)
-		fprintf(stderr, ", %.4g for %.0f samples", sps_plan_work(p, h,
-		    nsamples, o->recipe.nsub, 0), nsamples);
-	sps_plan_memory(p, h, (size_t)o->recipe.gulp, o->recipe.nsub, &m);
-	fprintf(stderr, "\nsps-plan: memory %.4g MiB for blocks of %lld "
-	    "samples: input %.4g (%zu samples of overlap), scrunched %.4g, "
-	    "sub-band %.4g, output %.4g\n", m.total / 1048576, o->recipe.gulp,
-	    m.input / 1048576, m.max_delay, m.scrunched / 1048576,
-	    m.subband / 1048576, m.output / 1048576);
-}
-
-static void
-write_plan(const struct options *o, const struct sps_header *h,
-    const struct sps_plan *p, const struct sps_plan_range *r, size_t nr,
-    const struct sps_ddplan_line *lines, int nlines)
+write_plan(const struct options *o, const struct sps_plan_made *m)
 {
 	struct sps_writer w;
 	enum sps_err e;
-	char *text;
 
 	cli_check(sps_writer_open(&w, o->output), NULL);
-	if (o->json) {
-		text = json_extra(o, h, p, lines, nlines);
-		e = sps_plan_json(w.f, p, r, nr, text);
-	} else {
-		text = describe(o, h);
-		e = sps_plan_write(w.f, p, text);
-	}
-	free(text);
+	if (o->json)
+		e = sps_plan_json_made(w.f, m, &o->recipe);
+	else
+		e = sps_plan_write_made(w.f, m, &o->recipe);
 	if (e != SPS_OK)
 		sps_writer_abort(&w);
 	cli_check(e, o->output != NULL ? o->output : "stdout");
@@ -516,36 +371,23 @@ write_plan(const struct options *o, const struct sps_header *h,
 int
 main(int argc, char **argv)
 {
+	struct sps_plan_made made;
 	struct options opt;
-	struct sps_header h;
-	struct sps_plan plan;
-	struct sps_plan_range *ranges;
-	struct sps_ddplan_line *lines;
-	size_t nranges;
-	double nsamples = -1;
-	int nlines;
 
 	cli_init("sps-plan", argv);
 	parse_options(argc, argv, &opt);
-	sps_plan_init(&plan);
+	sps_plan_made_init(&made);
 	if (opt.recipe.mode == SPS_PLAN_LIST)
-		read_list(opt.recipe.list, &plan);
-	get_observation(&opt, &plan, &h, &nsamples);
+		read_list(opt.recipe.list, &made.plan);
+	get_observation(&opt, &made);
 	if (opt.recipe.mode == SPS_PLAN_LIST)
-		cli_check(sps_plan_match(&plan, &h), opt.recipe.list);
-	cli_check(sps_plan_make(&plan, &opt.recipe, &h, &lines, &nlines),
-	    NULL);
-	cli_check(sps_plan_ranges(&plan, &h, opt.recipe.nsub, 0, &ranges,
-	    &nranges), NULL);
-	if (!opt.quiet && nlines > 0)
-		sps_ddplan_print(stderr, lines, nlines, opt.recipe.dd.numsub);
+		cli_check(sps_plan_match(&made.plan, &made.obs),
+		    opt.recipe.list);
+	cli_check(sps_plan_make(&made, &opt.recipe), NULL);
 	if (!opt.quiet)
-		report(&opt, &h, &plan, ranges, nranges, nsamples);
-	write_plan(&opt, &h, &plan, ranges, nranges, lines, nlines);
-	free(ranges);
-	free(lines);
+		sps_plan_report(stderr, &made, &opt.recipe);
+	write_plan(&opt, &made);
+	sps_plan_made_free(&made);
 	free(opt.recipe.steps);
-	sps_plan_free(&plan);
-	sps_header_free(&h);
 	return 0;
 }
