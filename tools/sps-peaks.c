@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candfile.h"
 #include "cli.h"
 #include "events.h"
 #include "killmask.h"
