@@ -11,6 +11,7 @@
 #include "candfile.h"
 #include "cli.h"
 #include "events.h"
+#include "flood.h"
 #include "killmask.h"
 #include "peaks.h"
 #include "writer.h"
