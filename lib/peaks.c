@@ -1,5 +1,5 @@
-/* peaks.c: friends-of-friends clustering of events into candidates, and
- * the cuts (peaks.h). */
+/* peaks.c: friends-of-friends clustering of events into candidates
+ * (peaks.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -499,16 +499,4 @@ int
 sps_cand_filter(int width)
 {
 	return (int)lround(log2((double)width));
-}
-
-enum sps_cut
-sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c)
-{
-	if (k->min_members > 0 && c->members < k->min_members)
-		return SPS_CUT_MEMBERS;
-	if (k->max_width > 0 && c->best.width > k->max_width)
-		return SPS_CUT_WIDTH;
-	if (k->min_dm > 0 && c->best.dm < k->min_dm)
-		return SPS_CUT_DM;
-	return SPS_CUT_NONE;
 }

@@ -91,14 +91,4 @@ uint64_t sps_cand_centre(const struct sps_event *e);
  * integer (a width of 3 is filter 2, 5 is 2, 6 is 3). */
 int sps_cand_filter(int width);
 
-/* Cuts, each off at 0. */
-struct sps_cuts {
-	uint64_t min_members;	/* keep members >= this */
-	int	 max_width;	/* keep best width <= this (samples) */
-	double	 min_dm;	/* keep best DM >= this (pc cm^-3) */
-};
-enum sps_cut { SPS_CUT_NONE, SPS_CUT_MEMBERS, SPS_CUT_WIDTH, SPS_CUT_DM };
-/* Which cut drops c, or SPS_CUT_NONE to keep it. */
-enum sps_cut sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c);
-
 #endif

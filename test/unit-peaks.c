@@ -1,4 +1,4 @@
-/* unit-peaks: clustering and cuts (lib/peaks.c). */
+/* unit-peaks: clustering (lib/peaks.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -466,29 +466,6 @@ test_centre_filter(void **state)
 	assert_int_equal(sps_cand_filter(4096), 12);
 }
 
-static void
-test_cuts(void **state)
-{
-	struct sps_cuts k = { 0, 0, 0 };
-	struct sps_cand c;
-
-	(void)state;
-	memset(&c, 0, sizeof(c));
-	c.best = ev(2, 100, 16, 8);	/* DM 1 */
-	c.members = 2;
-	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_NONE);
-	k.min_members = 3;
-	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_MEMBERS);
-	k.min_members = 2;
-	k.max_width = 8;
-	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_WIDTH);
-	k.max_width = 16;
-	k.min_dm = 1.5;
-	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_DM);
-	k.min_dm = 1;
-	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_NONE);
-}
-
 int
 main(void)
 {
@@ -504,7 +481,6 @@ main(void)
 		cmocka_unit_test(test_endless_cluster),
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_centre_filter),
-		cmocka_unit_test(test_cuts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
