@@ -198,7 +198,8 @@ parse_options(struct options *o, int argc, char **argv)
 	}
 	if (o->format == SPS_CAND_FETCH && o->data_file == NULL)
 		cli_usage_error(usage_text, "--format fetch needs --data FILE, "
-		    "the filterbank or PSRFITS file FETCH cuts candidates from");
+		    "the filterbank or PSRFITS file FETCH cuts candidates "
+		    "from");
 }
 
 static FILE *
