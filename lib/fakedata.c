@@ -147,6 +147,8 @@ enum sps_err
 sps_fake_data_plan(struct sps_fake_data *d, const struct sps_fake_spec *s,
     const struct sps_fake_pulse *pulses, int npulses)
 {
+	d->npulses = npulses;
+	d->pulsar = s->pulsar.period > 0;
 	return sps_fake_plan_create(&d->plan, &d->hdr, d->nsamples, d->rms,
 	    pulses, npulses, &s->pulsar, s->smear);
 }
@@ -177,6 +179,18 @@ sps_fake_data_free(struct sps_fake_data *d)
 	free(d->mean);
 	free(d->rms);
 	memset(d, 0, sizeof(*d));
+}
+
+void
+sps_fake_data_report(FILE *f, const struct sps_fake_data *d,
+    uint64_t nsamples, unsigned long long nclipped)
+{
+	double total = (double)nsamples * d->hdr.nchans;
+
+	fprintf(f, "sps-fake: %llu spectra of %d channels, %d pulses%s; %llu "
+	    "values clipped (%.3g%%)\n", (unsigned long long)nsamples,
+	    d->hdr.nchans, d->npulses, d->pulsar ? " and a pulsar" : "",
+	    nclipped, total > 0 ? 100.0 * nclipped / total : 0.0);
 }
 
 size_t

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "fake.h"
@@ -39,6 +40,8 @@ struct sps_fake_data {
 	uint64_t	 nsamples;
 	double		*mean, *rms;	/* of each channel, output units */
 	struct sps_fake_plan *plan;	/* the pulses, once planned */
+	int		 npulses;
+	int		 pulsar;	/* 1: a pulsar too */
 	uint64_t	 seed;
 	int		 noise;
 };
@@ -77,6 +80,11 @@ void sps_fake_data_block(struct sps_fake_data *d, float *buf,
 void sps_fake_data_add(struct sps_fake_data *d, float *buf,
     uint64_t first, size_t n);
 void sps_fake_data_free(struct sps_fake_data *d);
+
+/* sps-fake's summary on f: nsamples spectra written, the pulses, and
+ * the values the writer clipped. */
+void sps_fake_data_report(FILE *f, const struct sps_fake_data *d,
+    uint64_t nsamples, unsigned long long nclipped);
 
 /* Spectra in a block of nchans channels: a whole number of bytes at any
  * nbits. */

@@ -211,6 +211,37 @@ test_inject(void **state)
 }
 
 static void
+test_report(void **state)
+{
+	struct sps_fake_pulse p[2];
+	struct sps_fake_spec s;
+	struct sps_fake_data d;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	sps_fake_spec_defaults(&s);
+	s.pulsar.period = 0.1;
+	assert_int_equal(sps_fake_data_init(&d, &s), SPS_OK);
+	assert_int_equal(sps_fake_pulse_parse("t=0.2", s.tsamp, &p[0]),
+	    SPS_OK);
+	assert_int_equal(sps_fake_pulse_parse("t=0.6", s.tsamp, &p[1]),
+	    SPS_OK);
+	assert_int_equal(sps_fake_data_plan(&d, &s, p, 2), SPS_OK);
+	f = open_memstream(&text, &len);
+	sps_fake_data_report(f, &d, 100, 5);
+	sps_fake_data_report(f, &d, 0, 0);
+	fclose(f);
+	assert_string_equal(text, "sps-fake: 100 spectra of 128 channels, 2 "
+	    "pulses and a pulsar; 5 values clipped (0.0391%)\n"
+	    "sps-fake: 0 spectra of 128 channels, 2 pulses and a pulsar; 0 "
+	    "values clipped (0%)\n");
+	free(text);
+	sps_fake_data_free(&d);
+}
+
+static void
 test_block_spectra(void **state)
 {
 	(void)state;
@@ -228,6 +259,7 @@ main(void)
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_block),
 		cmocka_unit_test(test_inject),
+		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_block_spectra),
 	};
 

@@ -277,20 +277,6 @@ check_write(struct sps_writer *w, enum sps_err e, const char *what)
 	cli_check(e, what);
 }
 
-static void
-summary(const struct options *o, const struct sps_writer *w,
-    uint64_t nsamples, int nchans, int npulses)
-{
-	double total = (double)nsamples * nchans;
-
-	if (o->quiet)
-		return;
-	fprintf(stderr, "sps-fake: %llu spectra of %d channels, %d pulses%s; "
-	    "%llu values clipped (%.3g%%)\n", (unsigned long long)nsamples,
-	    nchans, npulses, o->spec.pulsar.period > 0 ? " and a pulsar" : "",
-	    w->nclipped, total > 0 ? 100.0 * w->nclipped / total : 0.0);
-}
-
 static int
 generate(const struct options *o)
 {
@@ -320,7 +306,8 @@ generate(const struct options *o)
 	}
 	cli_progress_done(o->quiet);
 	cli_check(sps_writer_close(&w), NULL);
-	summary(o, &w, d.nsamples, d.hdr.nchans, npulses);
+	if (!o->quiet)
+		sps_fake_data_report(stderr, &d, d.nsamples, w.nclipped);
 	sps_fake_data_free(&d);
 	free(pulses);
 	free(buf);
@@ -370,7 +357,8 @@ inject(const struct options *o)
 	cli_progress_done(o->quiet);
 	check_write(&w, sps_fake_plan_check_end(d.plan, done), r.name);
 	cli_check(sps_writer_close(&w), NULL);
-	summary(o, &w, done, d.hdr.nchans, npulses);
+	if (!o->quiet)
+		sps_fake_data_report(stderr, &d, done, w.nclipped);
 	sps_fake_data_free(&d);
 	sps_reader_close(&r);
 	free(pulses);
