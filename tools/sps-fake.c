@@ -4,7 +4,6 @@
  * lib/fake.h and sps-fake(1). */
 #include <err.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
