@@ -14,6 +14,7 @@ sps_plan_recipe_defaults(struct sps_plan_recipe *r)
 	r->width_us = 40;
 	r->max_scrunch = SPS_PLAN_MAX_SCRUNCH;
 	r->gulp = SPS_PLAN_GULP;
+	r->nsamples = -1;
 	sps_ddplan_defaults(&r->dd);
 }
 
@@ -112,6 +113,8 @@ sps_plan_observation(const struct sps_plan_recipe *r, int from_data,
 	apply_obs_options(r, &m->obs);
 	if ((e = sps_plan_check_obs(&m->obs)) != SPS_OK)
 		return sps_fail(e, "observation: %s", sps_errmsg());
+	if (r->nsamples >= 0)
+		m->nsamples = r->nsamples;
 	return SPS_OK;
 }
 

@@ -47,6 +47,7 @@ struct sps_plan_recipe {
 	int		 nsub;		/* sub-bands the predictions assume */
 	long long	 gulp;		/* block the memory estimate assumes */
 	/* Observation options: those given replace the data's. */
+	double		 nsamples;	/* the data's length, -1: theirs */
 	unsigned	 obs_given;	/* SPS_PLAN_NCHANS ... */
 	int		 nchans;
 	double		 fch1, foff;	/* MHz */
@@ -68,7 +69,8 @@ struct sps_plan_made {
 
 /* Heimdall's dedisp list of DM 0-1000, tolerance 1.25, 40 us pulses,
  * DDplan.py's defaults, scrunch factors (when asked) up to
- * SPS_PLAN_MAX_SCRUNCH, blocks of SPS_PLAN_GULP, nothing given. */
+ * SPS_PLAN_MAX_SCRUNCH, blocks of SPS_PLAN_GULP, no observation
+ * options. */
 void sps_plan_recipe_defaults(struct sps_plan_recipe *r);
 
 /* The mode's name in the report and the JSON: dedisp, ddplan, step,
@@ -92,9 +94,9 @@ unsigned sps_plan_obs_known(const struct sps_plan_recipe *r,
 
 /* The observation to plan for, into m->obs: the data's header, which it
  * holds when from_data, else the list's own, else DDplan.py's default;
- * then DDplan.py's observation options, then sps's.  SPS_EVALUE
- * ("observation: ...") when it cannot be planned for
- * (sps_plan_check_obs). */
+ * then DDplan.py's observation options, then sps's (r->nsamples into
+ * m->nsamples too).  SPS_EVALUE ("observation: ...") when it cannot be
+ * planned for (sps_plan_check_obs). */
 enum sps_err sps_plan_observation(const struct sps_plan_recipe *r,
     int from_data, struct sps_plan_made *m);
 

@@ -70,9 +70,15 @@ test_observation(void **state)
 	r.obs_given = SPS_PLAN_TSAMP;
 	r.tsamp = 200e-6;
 	assert_int_equal(sps_plan_obs_known(&r, &m), SPS_PLAN_TSAMP);
+	m.nsamples = 4096;	/* the data's */
 	assert_int_equal(sps_plan_observation(&r, 1, &m), SPS_OK);
 	assert_true(m.obs.nchans == 256 && m.obs.fch1 == 1500 &&
 	    m.obs.tsamp == 200e-6);
+	assert_true(m.nsamples == 4096);
+	r.nsamples = 1000;	/* --nsamples */
+	assert_int_equal(sps_plan_observation(&r, 1, &m), SPS_OK);
+	assert_true(m.nsamples == 1000);
+	r.nsamples = -1;
 	sps_plan_made_free(&m);
 	/* without data: the list's own observation, then the options */
 	m.plan.has_obs = 1;

@@ -45,7 +45,6 @@ struct options {
 	struct sps_plan_recipe recipe;
 	int		 tol_given;
 	const char	*ddplan_only;		/* such an option given */
-	double		 nsamples;		/* < 0: not given */
 	int		 json, quiet;
 	const char	*output, *input;
 };
@@ -182,7 +181,7 @@ plan_option(struct options *o, int c, int argc, char **argv)
 		r->gulp = cli_long(optarg, "--nsamps_gulp", 1, 1LL << 40);
 		break;
 	case OPT_NSAMPLES:
-		o->nsamples = (double)cli_long(optarg, "--nsamples", 0,
+		r->nsamples = (double)cli_long(optarg, "--nsamples", 0,
 		    1LL << 60);
 		break;
 	default:
@@ -260,7 +259,6 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	sps_plan_recipe_defaults(&o->recipe);
-	o->nsamples = -1;
 	if ((o->recipe.steps = calloc((size_t)argc,
 	    sizeof(*o->recipe.steps))) == NULL)
 		err(1, NULL);
@@ -334,8 +332,6 @@ get_observation(const struct options *o, struct sps_plan_made *m)
 		usage_error("%s", "without a FILE, give all of --nchans, "
 		    "--fch1, --foff and --tsamp");
 	cli_check(sps_plan_observation(&o->recipe, from_data, m), NULL);
-	if (o->nsamples >= 0)
-		m->nsamples = o->nsamples;
 }
 
 static void
