@@ -270,7 +270,8 @@ write_per_dm(struct sps_cand_sink *s)
 	enum sps_err e;
 	size_t i, n;
 
-	qsort(s->held, s->nheld, sizeof(*s->held), by_dm_then_sample);
+	if (s->nheld > 0)	/* qsort's base must not be NULL */
+		qsort(s->held, s->nheld, sizeof(*s->held), by_dm_then_sample);
 	for (i = 0; i < s->nheld; i += n) {
 		dm_name(name, sizeof(name), s->held[i].best.dm);
 		for (n = 1; i + n < s->nheld; n++) {

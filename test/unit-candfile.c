@@ -219,6 +219,10 @@ test_per_dm(void **state)
 	assert_non_null(strstr(text, "0.100000        100       1\n  10.00"));
 	free(text);
 	unlink(path);
+	/* no candidates: no files */
+	sps_cand_sink_init(&sink, &out, root);
+	assert_int_equal(sps_cand_sink_close(&sink), SPS_OK);
+	sps_cand_sink_free(&sink);
 	assert_int_equal(rmdir(dir), 0);	/* nothing else was left */
 	/* a root in no directory: the writer's error */
 	sps_cand_sink_init(&sink, &out, "/nonexistent/dir/obs");
