@@ -1,5 +1,6 @@
 /* sift.c: the candidates sps-peaks writes (sift.h). */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "sift.h"
@@ -16,24 +17,34 @@ sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c)
 	return SPS_CUT_NONE;
 }
 
-enum sps_err
-sps_sift_init(struct sps_sift *s, const struct sps_peaks_opts *po,
-    const struct sps_cuts *cuts, double max_rate, double flood_length,
-    double tsamp)
+void
+sps_sift_defaults(struct sps_sift_opts *o)
 {
+	memset(o, 0, sizeof(*o));
+	sps_peaks_defaults(&o->peaks);
+	o->flood_length = 1;
+}
+
+enum sps_err
+sps_sift_init(struct sps_sift *s, const struct sps_sift_opts *o,
+    const struct sps_events_meta *m)
+{
+	struct sps_peaks_opts po = o->peaks;
 	enum sps_err e;
 
 	memset(s, 0, sizeof(*s));
-	if ((e = sps_peaks_create(&s->peaks, po)) != SPS_OK)
+	po.max_width = m->max_width > 0 ? m->max_width : 0;
+	po.window = (int64_t)ceil(o->window_s / m->tsamp);
+	if ((e = sps_peaks_create(&s->peaks, &po)) != SPS_OK)
 		return e;
-	if ((e = sps_flood_init(&s->flood, max_rate, flood_length, tsamp)) !=
-	    SPS_OK) {
+	if ((e = sps_flood_init(&s->flood, o->max_rate, o->flood_length,
+	    m->tsamp)) != SPS_OK) {
 		sps_peaks_free(s->peaks);
 		s->peaks = NULL;
 		return e;
 	}
-	s->threshold = po->threshold;
-	s->cuts = *cuts;
+	s->threshold = po.threshold;
+	s->cuts = o->cuts;
 	return SPS_OK;
 }
 

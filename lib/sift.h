@@ -25,6 +25,15 @@ struct sps_cuts {
 };
 enum sps_cut { SPS_CUT_NONE, SPS_CUT_MEMBERS, SPS_CUT_WIDTH, SPS_CUT_DM };
 
+struct sps_sift_opts {
+	struct sps_peaks_opts peaks;	/* its max_width and window are set
+					   from the stream */
+	double		 window_s;	/* lateness allowed, s; 0: automatic */
+	struct sps_cuts	 cuts;
+	double		 max_rate;	/* flood: candidates per s, 0: off */
+	double		 flood_length;	/* s */
+};
+
 struct sps_sift {
 	struct sps_peaks *peaks;
 	double		 threshold;	/* the clustering's */
@@ -37,12 +46,15 @@ struct sps_sift {
 /* Which cut drops c, or SPS_CUT_NONE to keep it. */
 enum sps_cut sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c);
 
-/* Cluster with po, cut with cuts, flag floods of more than max_rate
- * candidates per second in windows of flood_length s (tsamp s samples;
- * max_rate 0: no flags).  SPS_EUSAGE for bad parameters. */
-enum sps_err sps_sift_init(struct sps_sift *s, const struct sps_peaks_opts *po,
-    const struct sps_cuts *cuts, double max_rate, double flood_length,
-    double tsamp);
+/* The clustering's defaults, no cuts, no flood flags (windows of 1 s
+ * when a rate is given). */
+void sps_sift_defaults(struct sps_sift_opts *o);
+
+/* Sift the event stream m describes as o says: the clustering allows for
+ * its widest boxcar, and its window is o->window_s in the stream's
+ * samples.  SPS_EUSAGE for bad parameters. */
+enum sps_err sps_sift_init(struct sps_sift *s, const struct sps_sift_opts *o,
+    const struct sps_events_meta *m);
 void sps_sift_free(struct sps_sift *s);
 
 /* Add one event (sps_peaks_add) and pass on what it finishes. */

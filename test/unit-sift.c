@@ -47,6 +47,18 @@ test_cuts(void **state)
 	assert_int_equal(sps_cuts_apply(&k, &c), SPS_CUT_NONE);
 }
 
+/* A stream of 1 ms samples. */
+static struct sps_events_meta
+stream(void)
+{
+	struct sps_events_meta m;
+
+	memset(&m, 0, sizeof(m));
+	m.tsamp = 1e-3;
+	m.threshold = 6;
+	return m;
+}
+
 static char *
 text_of(FILE *f, char **text)
 {
@@ -61,8 +73,8 @@ static void
 test_sift(void **state)
 {
 	static const uint64_t at[] = { 100, 300, 600 };
-	struct sps_peaks_opts po;
-	struct sps_cuts cuts = { 2, 0, 0 };
+	struct sps_events_meta m = stream();
+	struct sps_sift_opts so;
 	struct sps_event e;
 	struct sps_sift s;
 	struct sps_cand c[8];
@@ -72,9 +84,11 @@ test_sift(void **state)
 	int i, d;
 
 	(void)state;
-	sps_peaks_defaults(&po);
-	po.threshold = 6;
-	assert_int_equal(sps_sift_init(&s, &po, &cuts, 2, 1, 1e-3), SPS_OK);
+	sps_sift_defaults(&so);
+	so.peaks.threshold = 6;
+	so.cuts.min_members = 2;
+	so.max_rate = 2;
+	assert_int_equal(sps_sift_init(&s, &so, &m), SPS_OK);
 	for (i = 0; i < 3; i++)
 		for (d = 10; d < 13; d++) {
 			e = ev(d, at[i], 4, d == 11 ? 12 : 8);
@@ -124,8 +138,8 @@ test_sift(void **state)
 static void
 test_many_floods(void **state)
 {
-	struct sps_peaks_opts po;
-	struct sps_cuts cuts = { 0, 0, 0 };
+	struct sps_events_meta m = stream();
+	struct sps_sift_opts so;
 	struct sps_event e;
 	struct sps_sift s;
 	struct sps_cand c;
@@ -135,9 +149,10 @@ test_many_floods(void **state)
 	int w;
 
 	(void)state;
-	sps_peaks_defaults(&po);
-	po.cluster = 0;
-	assert_int_equal(sps_sift_init(&s, &po, &cuts, 1, 1, 1e-3), SPS_OK);
+	sps_sift_defaults(&so);
+	so.peaks.cluster = 0;
+	so.max_rate = 1;
+	assert_int_equal(sps_sift_init(&s, &so, &m), SPS_OK);
 	f = open_memstream(&text, &len);
 	for (w = 0; w < SPS_SIFT_FLOOD_LINES + 5; w++) {
 		e = ev(1, 1000 * w + 10, 1, 9);
@@ -164,21 +179,43 @@ test_many_floods(void **state)
 	sps_sift_free(&s);
 }
 
+/* The window in the stream's samples; the late events warned of. */
 static void
-test_bad_parameters(void **state)
+test_window(void **state)
 {
-	struct sps_peaks_opts po;
-	struct sps_cuts cuts = { 0, 0, 0 };
+	struct sps_events_meta m = stream();
+	struct sps_peaks_stats st;
+	struct sps_sift_opts so;
 	struct sps_sift s;
 
 	(void)state;
-	sps_peaks_defaults(&po);
-	assert_int_equal(sps_sift_init(&s, &po, &cuts, -1, 1, 1e-3),
-	    SPS_EUSAGE);
+	sps_sift_defaults(&so);
+	assert_true(so.flood_length == 1 && so.max_rate == 0);
+	assert_true(so.peaks.sep_dm == SPS_PEAKS_SEP_DM && so.peaks.cluster);
+	so.window_s = 0.0025;
+	m.max_width = 64;
+	assert_int_equal(sps_sift_init(&s, &so, &m), SPS_OK);
+	assert_int_equal(sps_sift_finish(&s), SPS_OK);
+	sps_peaks_stats(s.peaks, &st);
+	assert_int_equal(st.window, 3);		/* 2.5 samples, up */
+	sps_sift_free(&s);
+}
+
+static void
+test_bad_parameters(void **state)
+{
+	struct sps_events_meta m = stream();
+	struct sps_sift_opts so;
+	struct sps_sift s;
+
+	(void)state;
+	sps_sift_defaults(&so);
+	so.max_rate = -1;
+	assert_int_equal(sps_sift_init(&s, &so, &m), SPS_EUSAGE);
 	assert_null(s.peaks);
-	po.sep_time = -1;
-	assert_int_equal(sps_sift_init(&s, &po, &cuts, 0, 1, 1e-3),
-	    SPS_EUSAGE);
+	so.max_rate = 0;
+	so.peaks.sep_time = -1;
+	assert_int_equal(sps_sift_init(&s, &so, &m), SPS_EUSAGE);
 }
 
 int
@@ -188,6 +225,7 @@ main(void)
 		cmocka_unit_test(test_cuts),
 		cmocka_unit_test(test_sift),
 		cmocka_unit_test(test_many_floods),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_bad_parameters),
 	};
 

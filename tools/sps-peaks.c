@@ -30,11 +30,7 @@ struct options {
 	enum sps_cand_format	 format;
 	double			 threshold;
 	int			 have_threshold;
-	struct sps_peaks_opts	 peaks;
-	double			 window_s;
-	struct sps_cuts		 cuts;
-	double			 max_rate;
-	double			 flood_length;
+	struct sps_sift_opts	 sift;
 	const char		*data_file;
 	const char		*killfile;
 	const char		*killmask_out;
@@ -95,12 +91,14 @@ static const struct option longopts[] = {
 static void
 parse_long(struct options *o, int ch)
 {
+	struct sps_sift_opts *s = &o->sift;
+
 	switch (ch) {
 	case OPT_DATA:
 		o->data_file = optarg;
 		break;
 	case OPT_FLOOD_WINDOW:
-		o->flood_length = cli_double(optarg, "--flood-window", 1e-6,
+		s->flood_length = cli_double(optarg, "--flood-window", 1e-6,
 		    1e6);
 		break;
 	case OPT_FORMAT:
@@ -112,42 +110,42 @@ parse_long(struct options *o, int ch)
 		o->killmask_out = optarg;
 		break;
 	case OPT_MAX_RATE:
-		o->max_rate = cli_double(optarg, "--max-rate", 0, 1e9);
+		s->max_rate = cli_double(optarg, "--max-rate", 0, 1e9);
 		break;
 	case OPT_MAX_WIDTH:
-		o->cuts.max_width = (int)cli_long(optarg, "--max-width", 0,
+		s->cuts.max_width = (int)cli_long(optarg, "--max-width", 0,
 		    1 << 30);
 		break;
 	case OPT_MIN_DM:
-		o->cuts.min_dm = cli_double(optarg, "--min-dm", 0, 1e6);
+		s->cuts.min_dm = cli_double(optarg, "--min-dm", 0, 1e6);
 		break;
 	case OPT_MIN_MEMBERS:
-		o->cuts.min_members = (uint64_t)cli_long(optarg,
+		s->cuts.min_members = (uint64_t)cli_long(optarg,
 		    "--min-members", 0, INT64_MAX);
 		break;
 	case OPT_NO_CLUSTER:
-		o->peaks.cluster = 0;
+		s->peaks.cluster = 0;
 		break;
 	case OPT_PER_DM:
 		o->per_dm = optarg;
 		break;
 	case OPT_SEP_DM:
-		o->peaks.sep_dm = (int)cli_long(optarg, "--cand-sep-dm", 0,
+		s->peaks.sep_dm = (int)cli_long(optarg, "--cand-sep-dm", 0,
 		    1 << 30);
 		break;
 	case OPT_SEP_FILTER:
-		o->peaks.sep_filter = cli_double(optarg, "--cand-sep-filter",
+		s->peaks.sep_filter = cli_double(optarg, "--cand-sep-filter",
 		    0, 30);
 		break;
 	case OPT_SEP_TIME:
-		o->peaks.sep_time = cli_double(optarg, "--cand-sep-time", 0,
+		s->peaks.sep_time = cli_double(optarg, "--cand-sep-time", 0,
 		    1e6);
 		break;
 	case OPT_VERSION:
 		cli_version();
 		break;
 	case OPT_WINDOW:
-		o->window_s = cli_double(optarg, "--window", 0, 1e7);
+		s->window_s = cli_double(optarg, "--window", 0, 1e7);
 		break;
 	default:
 		usage(2);
@@ -160,9 +158,8 @@ parse_options(struct options *o, int argc, char **argv)
 	int ch;
 
 	memset(o, 0, sizeof(*o));
-	sps_peaks_defaults(&o->peaks);
+	sps_sift_defaults(&o->sift);
 	o->format = SPS_CAND_TEXT;
-	o->flood_length = 1;
 	while ((ch = getopt_long(argc, argv, "hk:o:qs:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
@@ -274,19 +271,16 @@ sink_name(const struct options *o)
 	return o->output ? o->output : "stdout";
 }
 
-/* The clustering's settings from the stream: the threshold, the widest
- * boxcar and the window in its samples. */
+/* -s, or the threshold the events were found at. */
 static void
-set_clustering(struct options *o, const struct sps_events_meta *m)
+set_threshold(struct options *o, const struct sps_events_meta *m)
 {
 	if (!o->have_threshold)
 		o->threshold = m->threshold;
 	else if (o->threshold < m->threshold && !o->quiet)
 		fprintf(stderr, "sps-peaks: the events hold S/N >= %g only: -s "
 		    "%g keeps them all\n", m->threshold, o->threshold);
-	o->peaks.threshold = o->threshold;
-	o->peaks.max_width = m->max_width > 0 ? m->max_width : 0;
-	o->peaks.window = (int64_t)ceil(o->window_s / m->tsamp);
+	o->sift.peaks.threshold = o->threshold;
 }
 
 /* The output stream w, or (--per-dm) files the sink writes at the end. */
@@ -299,9 +293,9 @@ open_sink(struct sps_cand_sink *sink, struct sps_writer *w,
 	sps_cand_out_init(&out, o->format, NULL, m->tsamp);
 	out.data_file = o->data_file;
 	out.chan_mask = o->killmask_out;
-	out.flood_column = o->max_rate > 0;
-	out.max_rate = o->max_rate;
-	out.flood_length = o->flood_length;
+	out.flood_column = o->sift.max_rate > 0;
+	out.max_rate = o->sift.max_rate;
+	out.flood_length = o->sift.flood_length;
 	if (o->per_dm == NULL) {
 		cli_check(sps_writer_open(w, o->output), NULL);
 		unfinished = w;
@@ -377,10 +371,9 @@ main(int argc, char **argv)
 	parse_options(&o, argc, argv);
 	in = open_input(o.input, &name);
 	read_meta(in, name, &meta);
-	set_clustering(&o, &meta);
+	set_threshold(&o, &meta);
 	write_fetch_mask(&o, &meta);
-	cli_check(sps_sift_init(&sift, &o.peaks, &o.cuts, o.max_rate,
-	    o.flood_length, meta.tsamp), NULL);
+	cli_check(sps_sift_init(&sift, &o.sift, &meta), NULL);
 	open_sink(&sink, &w, &o, &meta);
 	read_events(in, name, &meta, &sift, &sink, &o);
 	close_sink(&sink, &w, &o);
