@@ -336,6 +336,20 @@ sps_fake_default_level(int nbits, double *mean, double *rms)
 	}
 }
 
+enum sps_err
+sps_fake_bandpass_parse(const char *name, enum sps_fake_bandpass *shape)
+{
+	static const char *const names[] = { "flat", "parabola", "gauss" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0) {
+			*shape = (enum sps_fake_bandpass)i;
+			return SPS_OK;
+		}
+	return sps_fail(SPS_EVALUE, "not flat, parabola or gauss");
+}
+
 void
 sps_fake_bandpass(enum sps_fake_bandpass shape, int nchans, double *gain)
 {

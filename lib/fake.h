@@ -87,6 +87,11 @@ enum sps_err sps_fake_pulses_read(FILE *f, const char *name, double tsamp,
 /* Default noise mean and rms (output units) for nbits (see sps-fake(1)). */
 void sps_fake_default_level(int nbits, double *mean, double *rms);
 
+/* The shape called name: flat, parabola or gauss.  SPS_EVALUE, the
+ * detail naming the shapes there are, for another name. */
+enum sps_err sps_fake_bandpass_parse(const char *name,
+    enum sps_fake_bandpass *shape);
+
 /* Bandpass gain of each of nchans channels into gain[]. */
 void sps_fake_bandpass(enum sps_fake_bandpass shape, int nchans,
     double *gain);

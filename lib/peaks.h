@@ -29,7 +29,6 @@
 #define SPS_PEAKS_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "events.h"
@@ -91,91 +90,5 @@ uint64_t sps_cand_centre(const struct sps_event *e);
 /* Heimdall's filter index: log2 of the width rounded to the nearest
  * integer (a width of 3 is filter 2, 5 is 2, 6 is 3). */
 int sps_cand_filter(int width);
-
-/* Cuts, each off at 0. */
-struct sps_cuts {
-	uint64_t min_members;	/* keep members >= this */
-	int	 max_width;	/* keep best width <= this (samples) */
-	double	 min_dm;	/* keep best DM >= this (pc cm^-3) */
-};
-enum sps_cut { SPS_CUT_NONE, SPS_CUT_MEMBERS, SPS_CUT_WIDTH, SPS_CUT_DM };
-/* Which cut drops c, or SPS_CUT_NONE to keep it. */
-enum sps_cut sps_cuts_apply(const struct sps_cuts *k, const struct sps_cand *c);
-
-/* Flood flagging: the data are cut into windows of `length' seconds from
- * sample 0; a window with more than max_rate * length candidates is a
- * flood, and every candidate in it is flagged.  Candidates go in and come
- * out in time order; one is held only until its window is known to be a
- * flood or is over, so at most max_rate * length + 1 are held. */
-struct sps_flood_window {
-	int64_t	 number;	/* window number: start = number * length */
-	double	 start;		/* s from the first sample */
-	double	 length;	/* s */
-	uint64_t count;		/* candidates in it */
-};
-
-struct sps_flood {
-	double		 max_rate;	/* per second, 0 = off */
-	double		 length;	/* s */
-	double		 tsamp;		/* s */
-	uint64_t	 limit;		/* most candidates in a quiet window */
-	int64_t		 current;	/* window being filled, -1 at first */
-	uint64_t	 count;
-	int		 flooded;	/* the current window is a flood */
-	struct sps_cand	*buf;
-	size_t		 n, cap, pos, ready;
-	struct sps_flood_window *done;	/* flooded windows that are over */
-	size_t		 ndone, capdone, posdone;
-	uint64_t	 windows;	/* flooded windows so far */
-	uint64_t	 flagged;	/* candidates flagged so far */
-};
-
-enum sps_err sps_flood_init(struct sps_flood *f, double max_rate,
-    double length, double tsamp);
-void sps_flood_free(struct sps_flood *f);
-enum sps_err sps_flood_add(struct sps_flood *f, const struct sps_cand *c);
-void sps_flood_finish(struct sps_flood *f);
-/* The next candidate whose flag is known: 1 if there was one. */
-int sps_flood_next(struct sps_flood *f, struct sps_cand *c);
-/* The next flooded window that is over, with its final count: 1 if any. */
-int sps_flood_report(struct sps_flood *f, struct sps_flood_window *w);
-
-/* Output formats (sps-formats(5), CANDIDATE FILES). */
-enum sps_cand_format {
-	SPS_CAND_TEXT,		/* sps table with a header line */
-	SPS_CAND_HEIMDALL,	/* Heimdall .cand */
-	SPS_CAND_PRESTO,	/* PRESTO .singlepulse */
-	SPS_CAND_FETCH		/* FETCH / your candidate CSV */
-};
-
-struct sps_cand_out {
-	enum sps_cand_format format;
-	FILE		*f;
-	double		 tsamp;		/* s */
-	const char	*data_file;	/* FETCH `file' */
-	const char	*chan_mask;	/* FETCH `chan_mask_path', NULL: none */
-	int		 flood_column;	/* FETCH: add a `flood' column */
-	double		 max_rate;	/* for the flood comment */
-	double		 flood_length;
-	uint64_t	 written;	/* rows written */
-	int64_t		 last_flood;	/* last flood window commented */
-};
-
-/* Parse a format name: text, heimdall, presto, fetch. */
-enum sps_err sps_cand_format_parse(const char *name,
-    enum sps_cand_format *fmt);
-/* Set o up (after which the caller sets the FETCH fields). */
-void sps_cand_out_init(struct sps_cand_out *o, enum sps_cand_format fmt,
-    FILE *f, double tsamp);
-/* Write what comes before the first row (PRESTO's header waits for the
- * first row: its file is empty when there are none). */
-enum sps_err sps_cand_out_begin(struct sps_cand_out *o);
-enum sps_err sps_cand_out_write(struct sps_cand_out *o,
-    const struct sps_cand *c);
-
-/* FETCH's channel mask: the numbers of the killed channels (0-based, in
- * the file's channel order), one a line; kill may be NULL (none). */
-enum sps_err sps_fetch_mask_write(FILE *f, const unsigned char *kill,
-    int nchans);
 
 #endif

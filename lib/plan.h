@@ -5,28 +5,28 @@
  * input samples summed into one before the trial is dedispersed.  The
  * generators append trials:
  *
- *	sps_plan_dedisp	 dedisp's (Heimdall's) list from a smearing tolerance
- *	sps_plan_ddplan	 PRESTO DDplan.py's ranges of constant DM step
- *	sps_plan_steps	 START + i * STEP, i < COUNT
- *	sps_plan_read	 a text plan, or any list of DMs
+ *	sps_plan_dedisp		dedisp's list (Heimdall's --dm, --dm_tol)
+ *	sps_plan_add_ddplan	the lines of PRESTO's DDplan.py (ddplan.h)
+ *	sps_plan_steps		START + i * STEP, i < COUNT
+ *	sps_plan_read		a text plan, or any list of DMs (planfile.h)
  *
  * and sps_plan_scrunch() sets each trial's factor from the diagonal DM
  * (Barsdell et al. 2012, section 2.1 and eq. 21).  sps_plan_check() says
- * whether a plan can be run.  The text format is in sps-plan(1). */
+ * whether a plan can be run.  Its text and JSON forms are in planfile.h. */
 #ifndef SPS_PLAN_H
 #define SPS_PLAN_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "header.h"
+#include "planfile.h"
 
-#define SPS_PLAN_VERSION	1
 #define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
-#define SPS_DDPLAN_MAXDS	259	/* largest downsampling DDplan tries */
 #define SPS_PLAN_GULP		65536	/* block of samples the memory
 					   estimate assumes by default */
+
+struct sps_ddplan_line;
 
 struct sps_plan {
 	size_t	 ntrials;
@@ -60,33 +60,6 @@ struct sps_plan_range {
 				   (t_samp is inside t_scrunch) */
 };
 
-/* DDplan.py's observation and parameters (its option names). */
-struct sps_ddplan_obs {
-	double	 dt;		/* s */
-	double	 fctr;		/* MHz, centre of the band */
-	double	 bw;		/* MHz, nchan channel widths */
-	int	 numchan;
-};
-
-struct sps_ddplan_opts {
-	double	 lodm, hidm;	/* pc cm^-3 */
-	int	 blocklen;	/* spectra per block: downsampling divides it */
-	double	 cohdm;		/* coherent DM inside each channel */
-	int	 numsub;	/* sub-bands, 0: none */
-	int	 numprocs;	/* mpiprepsubband processes */
-	double	 res;		/* acceptable smearing, ms (DDplan -r) */
-};
-
-/* One line of DDplan's table. */
-struct sps_ddplan_line {
-	double	 lodm, hidm, ddm;
-	int	 downsamp;
-	double	 dsubdm;
-	int	 numdms;
-	int	 dms_per_call, calls;	/* 0 without sub-bands */
-	double	 work_fract;
-};
-
 /* Memory a run of sps-dedisperse needs for a block of gulp samples, in
  * bytes (see sps_plan_memory). */
 struct sps_plan_memory {
@@ -104,6 +77,10 @@ void sps_plan_free(struct sps_plan *p);
 
 /* Append one trial (checked later by sps_plan_check). */
 enum sps_err sps_plan_add(struct sps_plan *p, double dm, int scrunch);
+
+/* Can a plan hold this scrunch factor: a power of 2 up to
+ * SPS_PLAN_MAX_SCRUNCH? */
+int sps_plan_scrunch_valid(long factor);
 
 /* Record the observation h describes as the one the plan is for. */
 void sps_plan_set_obs(struct sps_plan *p, const struct sps_header *h);
@@ -135,25 +112,6 @@ enum sps_err sps_plan_dedisp(struct sps_plan *p, const struct sps_header *h,
 /* START + i * STEP for i < count, all with the given scrunch factor. */
 enum sps_err sps_plan_steps(struct sps_plan *p, double start, double step,
     long count, int scrunch);
-
-/* DDplan.py's observation for the data h describes. */
-void sps_ddplan_obs_from_header(struct sps_ddplan_obs *obs,
-    const struct sps_header *h);
-
-/* DDplan.py's defaults: DM 0-1000, blocklen 1024, no sub-bands. */
-void sps_ddplan_defaults(struct sps_ddplan_opts *o);
-
-/* DDplan.py's downsampling factors for blocks of blocklen spectra: the
- * divisors up to SPS_DDPLAN_MAXDS, thinned to a ladder with ratios of
- * about 1.5 to 2.  out holds SPS_DDPLAN_MAXDS; returns how many. */
-int sps_ddplan_downsamps(int blocklen, int *out);
-
-/* DDplan.py's plan (PRESTO, bin/DDplan.py, with its constants).  Sets
- * *lines (malloc'd, caller frees) and *nlines.  SPS_EVALUE when DDplan
- * would run out of downsampling factors or DM steps. */
-enum sps_err sps_ddplan(const struct sps_ddplan_obs *obs,
-    const struct sps_ddplan_opts *o, struct sps_ddplan_line **lines,
-    int *nlines);
 
 /* Append the trials of DDplan lines (lodm + i * ddm, i < numdms, scrunch
  * = downsamp).  SPS_EVALUE when a factor is not a power of 2. */
@@ -204,25 +162,5 @@ double sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
  * block of every trial. */
 void sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
     size_t gulp, int nsub, struct sps_plan_memory *m);
-
-/* Read a text plan (or a plain list of DMs, one per line, optionally
- * with a scrunch factor) from f; name is used in messages.  Appends to p
- * and sets its observation when the file gives one.  SPS_EFORMAT for a
- * line that cannot be parsed, SPS_EVALUE for a bad value, SPS_ETRUNC
- * when fewer trials follow than its ntrials line says. */
-enum sps_err sps_plan_read(FILE *f, const char *name, struct sps_plan *p);
-
-/* Write p as a text plan; comment, if not NULL, goes first, each of its
- * lines after "# ".  Numbers are written so that reading them back gives
- * the same doubles. */
-enum sps_err sps_plan_write(FILE *f, const struct sps_plan *p,
-    const char *comment);
-
-/* Write p as one JSON object: "format", "version", then extra (if not
- * NULL: more members, already JSON, e.g. "\"mode\": \"dedisp\""), the
- * observation, "ntrials", "ranges" when nranges > 0, and
- * "trials": [{"dm": ..., "scrunch": ...}, ...] in plan order. */
-enum sps_err sps_plan_json(FILE *f, const struct sps_plan *p,
-    const struct sps_plan_range *ranges, size_t nranges, const char *extra);
 
 #endif

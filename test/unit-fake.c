@@ -304,6 +304,23 @@ test_bandpass(void **state)
 }
 
 static void
+test_bandpass_names(void **state)
+{
+	enum sps_fake_bandpass shape;
+
+	(void)state;
+	assert_int_equal(sps_fake_bandpass_parse("flat", &shape), SPS_OK);
+	assert_int_equal(shape, SPS_FAKE_FLAT);
+	assert_int_equal(sps_fake_bandpass_parse("parabola", &shape), SPS_OK);
+	assert_int_equal(shape, SPS_FAKE_PARABOLA);
+	assert_int_equal(sps_fake_bandpass_parse("gauss", &shape), SPS_OK);
+	assert_int_equal(shape, SPS_FAKE_GAUSSIAN);
+	assert_int_equal(sps_fake_bandpass_parse("Gauss", &shape),
+	    SPS_EVALUE);
+	assert_string_equal(sps_errmsg(), "not flat, parabola or gauss");
+}
+
+static void
 test_default_levels(void **state)
 {
 	double m, r;
@@ -674,6 +691,7 @@ main(void)
 		cmocka_unit_test(test_dither),
 		cmocka_unit_test(test_estimate_rms),
 		cmocka_unit_test(test_bandpass),
+		cmocka_unit_test(test_bandpass_names),
 		cmocka_unit_test(test_default_levels),
 		cmocka_unit_test(test_snr_definition),
 		cmocka_unit_test(test_fluence_kept),

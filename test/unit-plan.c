@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ddplan.h"
 #include "dmdelay.h"
 #include "plan.h"
 
@@ -155,80 +156,6 @@ test_scrunch_by_diagonal(void **state)
 	sps_plan_free(&p);
 }
 
-/* The two golden plans of presto-transientx.md 1.4. */
-static void
-test_ddplan_golden(void **state)
-{
-	static const struct sps_ddplan_line want[] = {
-		{ 0, 38.4, 0.2, 1, 4.8, 192, 24, 8, 0.7273 },
-		{ 38.4, 60, 0.3, 2, 7.2, 72, 24, 3, 0.1364 },
-		{ 60, 108, 0.5, 4, 12, 96, 24, 4, 0.09091 },
-		{ 108, 204, 1, 8, 24, 96, 24, 4, 0.04545 },
-	};
-	struct sps_ddplan_obs obs = { 0.000072, 820, 48, 96 };
-	struct sps_ddplan_opts o;
-	struct sps_ddplan_line *l;
-	char got[32], exp[32];
-	int n, i;
-
-	(void)state;
-	sps_ddplan_defaults(&o);
-	o.hidm = 200;
-	o.numsub = 32;
-	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_OK);
-	assert_int_equal(n, 4);
-	for (i = 0; i < n; i++) {
-		assert_true(fabs(l[i].lodm - want[i].lodm) < 5e-4);
-		assert_true(fabs(l[i].hidm - want[i].hidm) < 5e-4);
-		assert_true(l[i].ddm == want[i].ddm);
-		assert_int_equal(l[i].downsamp, want[i].downsamp);
-		assert_true(fabs(l[i].dsubdm - want[i].dsubdm) < 5e-3);
-		assert_int_equal(l[i].numdms, want[i].numdms);
-		assert_int_equal(l[i].dms_per_call, want[i].dms_per_call);
-		assert_int_equal(l[i].calls, want[i].calls);
-		snprintf(got, sizeof(got), "%.4g", l[i].work_fract);
-		snprintf(exp, sizeof(exp), "%.4g", want[i].work_fract);
-		assert_string_equal(got, exp);
-	}
-	free(l);
-	/* the tutorial: dDM 2/3, D 4/8, dsubDM 48/72, calls 7/3, starts
-	 * 0/336 */
-	obs.fctr = 1400;
-	obs.bw = 96;
-	o.hidm = 500;
-	o.res = 0.5;
-	assert_int_equal(sps_ddplan(&obs, &o, &l, &n), SPS_OK);
-	assert_int_equal(n, 2);
-	assert_true(l[0].ddm == 2 && l[1].ddm == 3);
-	assert_int_equal(l[0].downsamp, 4);
-	assert_int_equal(l[1].downsamp, 8);
-	assert_true(fabs(l[0].dsubdm - 48) < 1e-9);
-	assert_true(fabs(l[1].dsubdm - 72) < 1e-9);
-	assert_int_equal(l[0].calls, 7);
-	assert_int_equal(l[1].calls, 3);
-	assert_true(l[0].lodm == 0 && fabs(l[1].lodm - 336) < 1e-9);
-	free(l);
-}
-
-static void
-test_ddplan_downsamps(void **state)
-{
-	static const int want2400[] = { 1, 2, 3, 5, 8, 12, 24, 48, 96, 150,
-	    240 };
-	int ds[SPS_DDPLAN_MAXDS], n, i;
-
-	(void)state;
-	n = sps_ddplan_downsamps(2400, ds);
-	assert_int_equal(n, 11);
-	for (i = 0; i < n; i++)
-		assert_int_equal(ds[i], want2400[i]);
-	n = sps_ddplan_downsamps(1024, ds);
-	assert_int_equal(n, 9);
-	for (i = 0; i < n; i++)
-		assert_int_equal(ds[i], 1 << i);
-	assert_int_equal(sps_ddplan_downsamps(7, ds), 2);	/* 1, 7 */
-}
-
 static void
 test_ddplan_to_trials(void **state)
 {
@@ -292,150 +219,6 @@ test_check(void **state)
 	assert_int_equal(p.ntrials, 4);
 	assert_true(p.dm[3] == 6.5);
 	sps_plan_free(&p);
-}
-
-static FILE *
-text_file(const char *text)
-{
-	FILE *f = tmpfile();
-
-	assert_non_null(f);
-	fputs(text, f);
-	rewind(f);
-	return f;
-}
-
-static enum sps_err
-read_text(const char *text, struct sps_plan *p)
-{
-	FILE *f = text_file(text);
-	enum sps_err e;
-
-	sps_plan_init(p);
-	e = sps_plan_read(f, "t", p);
-	fclose(f);
-	return e;
-}
-
-static void
-test_round_trip(void **state)
-{
-	struct sps_header h;
-	struct sps_plan p, q;
-	FILE *f = tmpfile();
-	size_t i;
-
-	(void)state;
-	heimdall_header(&h);
-	sps_plan_init(&p);
-	assert_int_equal(sps_plan_dedisp(&p, &h, 0, 1000, 40, 1.25), SPS_OK);
-	assert_int_equal(sps_plan_steps(&p, 1100, 0.1, 7, 4), SPS_OK);
-	sps_plan_add(&p, 1e6 / 3, 1 << 20);
-	sps_plan_set_obs(&p, &h);
-	assert_int_equal(sps_plan_write(f, &p, "two\nlines"), SPS_OK);
-	rewind(f);
-	sps_plan_init(&q);
-	assert_int_equal(sps_plan_read(f, "t", &q), SPS_OK);
-	fclose(f);
-	assert_int_equal(q.ntrials, p.ntrials);
-	for (i = 0; i < p.ntrials; i++) {
-		assert_true(q.dm[i] == p.dm[i]);
-		assert_int_equal(q.scrunch[i], p.scrunch[i]);
-	}
-	assert_true(q.has_obs);
-	assert_int_equal(q.nchans, 1024);
-	assert_true(q.fch1 == h.fch1 && q.foff == h.foff &&
-	    q.tsamp == h.tsamp);
-	assert_int_equal(sps_plan_match(&q, &h), SPS_OK);
-	h.nchans = 2048;
-	assert_int_equal(sps_plan_match(&q, &h), SPS_EVALUE);
-	sps_plan_free(&p);
-	sps_plan_free(&q);
-}
-
-static void
-test_read_lists(void **state)
-{
-	struct sps_plan p;
-
-	(void)state;
-	assert_int_equal(read_text("# a plain list\n0\n1.5\n\n3 4\n  7\t8 "
-	    "# comment\n", &p), SPS_OK);
-	assert_int_equal(p.ntrials, 4);
-	assert_false(p.has_obs);
-	assert_true(p.dm[1] == 1.5);
-	assert_int_equal(p.scrunch[2], 4);
-	assert_int_equal(p.scrunch[3], 8);
-	sps_plan_free(&p);
-	/* no newline at the end */
-	assert_int_equal(read_text("1\n2", &p), SPS_OK);
-	assert_int_equal(p.ntrials, 2);
-	sps_plan_free(&p);
-}
-
-static void
-test_read_errors(void **state)
-{
-	static const struct {
-		const char	*text;
-		enum sps_err	 code;
-		const char	*says;
-	} bad[] = {
-		{ "", SPS_EVALUE, "no DM trials" },
-		{ "# only\n\n", SPS_EVALUE, "no DM trials" },
-		{ "1\n-2\n", SPS_EVALUE, "negative" },
-		{ "1\n2\n2\n", SPS_EVALUE, "ascend" },
-		{ "1\n0.5\n", SPS_EVALUE, "ascend" },
-		{ "1 3\n", SPS_EVALUE, "power of 2" },
-		{ "1 0\n", SPS_EVALUE, "power of 2" },
-		{ "1 2.5\n", SPS_EFORMAT, "scrunch" },
-		{ "1 2 3\n", SPS_EFORMAT, "more than two" },
-		{ "12abc\n", SPS_EFORMAT, "not a DM" },
-		{ "hello world\n", SPS_EFORMAT, "unknown key" },
-		{ "nan\n", SPS_EVALUE, "not finite" },
-		{ "1e999\n", SPS_EFORMAT, "not a DM" },
-		{ "1\nnchans 4\n", SPS_EFORMAT, "after" },
-		{ "ntrials 3\n1\n2\n", SPS_ETRUNC, "ntrials" },
-		{ "nchans 4\nfch1 1400\n1\n", SPS_EFORMAT, "only some" },
-		{ "nchans -4\n1\n", SPS_EVALUE, "nchans" },
-		{ "sps-plan 99\n1\n", SPS_EFORMAT, "newer" },
-		{ "tsamp\n1\n", SPS_EFORMAT, "no value" },
-	};
-	struct sps_plan p;
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(read_text(bad[i].text, &p), bad[i].code);
-		if (strstr(sps_errmsg(), bad[i].says) == NULL)
-			fail_msg("'%s': got '%s'", bad[i].text, sps_errmsg());
-		assert_non_null(strstr(sps_errmsg(), "t: "));
-		sps_plan_free(&p);
-	}
-}
-
-static void
-test_read_binary(void **state)
-{
-	static const char junk[] = { '1', '\n', '\0', 'x', '\n' };
-	struct sps_plan p;
-	FILE *f = tmpfile();
-	char *longline = malloc(10000);
-
-	(void)state;
-	fwrite(junk, 1, sizeof(junk), f);
-	rewind(f);
-	sps_plan_init(&p);
-	assert_int_equal(sps_plan_read(f, "t", &p), SPS_EFORMAT);
-	assert_non_null(strstr(sps_errmsg(), "NUL"));
-	fclose(f);
-	sps_plan_free(&p);
-	memset(longline, '1', 9999);
-	longline[9999] = '\0';
-	assert_int_equal(read_text(longline, &p), SPS_EFORMAT);
-	assert_non_null(strstr(sps_errmsg(), "longer"));
-	sps_plan_free(&p);
-	free(longline);
 }
 
 static void
@@ -547,33 +330,6 @@ test_many_channels(void **state)
 	sps_plan_free(&p);
 }
 
-static void
-test_json(void **state)
-{
-	struct sps_header h;
-	struct sps_plan p;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	(void)state;
-	heimdall_header(&h);
-	sps_plan_init(&p);
-	sps_plan_add(&p, 0, 1);
-	sps_plan_add(&p, 0.5, 2);
-	sps_plan_set_obs(&p, &h);
-	f = open_memstream(&text, &len);
-	assert_int_equal(sps_plan_json(f, &p, NULL, 0, "\"mode\": \"x\""),
-	    SPS_OK);
-	fclose(f);
-	assert_non_null(strstr(text, "\"mode\": \"x\""));
-	assert_non_null(strstr(text, "\"tsamp\": 6.4e-05"));
-	assert_non_null(strstr(text, "\"trials\": [\n  {\"dm\": 0, "
-	    "\"scrunch\": 1},\n  {\"dm\": 0.5, \"scrunch\": 2}]}\n"));
-	free(text);
-	sps_plan_free(&p);
-}
-
 int
 main(void)
 {
@@ -582,18 +338,11 @@ main(void)
 		cmocka_unit_test(test_dedisp_edges),
 		cmocka_unit_test(test_diagonal_worked_example),
 		cmocka_unit_test(test_scrunch_by_diagonal),
-		cmocka_unit_test(test_ddplan_golden),
-		cmocka_unit_test(test_ddplan_downsamps),
 		cmocka_unit_test(test_ddplan_to_trials),
 		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_read_lists),
-		cmocka_unit_test(test_read_errors),
-		cmocka_unit_test(test_read_binary),
 		cmocka_unit_test(test_ranges_and_smearing),
 		cmocka_unit_test(test_work_memory),
 		cmocka_unit_test(test_many_channels),
-		cmocka_unit_test(test_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

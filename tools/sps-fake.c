@@ -4,7 +4,6 @@
  * lib/fake.h and sps-fake(1). */
 #include <err.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +11,10 @@
 
 #include "cli.h"
 #include "fake.h"
+#include "fakedata.h"
 #include "header.h"
 #include "reader.h"
 #include "writer.h"
-
-#define BLOCK_VALUES	(1 << 22)	/* floats per block */
-#define MAX_SAMPLES	1000000000000LL
 
 static const char usage_text[] =
     "usage: sps-fake [--nchans N] [--nbits B] [--tsamp US] [--tobs S | "
@@ -72,50 +69,16 @@ static const struct option long_options[] = {
 };
 
 struct options {
-	int		 nchans;
-	int		 nbits;
-	double		 tsamp;		/* s */
-	double		 tobs;		/* s; 0: use nsamples */
-	long long	 nsamples;
-	double		 fch1, foff;	/* MHz */
-	double		 tstart;	/* MJD */
-	const char	*source;
-	uint64_t	 seed;
-	double		 mean, rms;
-	int		 mean_set, rms_set;
-	int		 noise;
-	enum sps_fake_bandpass bandpass;
+	struct sps_fake_spec spec;
 	const char	**specs;	/* --pulse, in order */
 	int		 nspecs;
 	const char	*pulses_file;
-	struct sps_fake_pulsar pulsar;
-	int		 smear;
 	const char	*inject;	/* NULL: generate */
 	const char	*layout_option;	/* one that --inject forbids */
 	int		 length_options; /* bits: --nsamples, --tobs */
 	const char	*output;
 	int		 quiet;
 };
-
-static void
-set_defaults(struct options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->nchans = 128;
-	o->nbits = 8;
-	o->tsamp = 80e-6;
-	o->tobs = 1.0;
-	o->fch1 = 1500.0;
-	o->foff = -2.0;
-	o->tstart = 50000.0;
-	o->source = "FAKE";
-	o->seed = 1;
-	o->noise = 1;
-	o->bandpass = SPS_FAKE_FLAT;
-	o->pulsar.duty = 0.04;
-	o->pulsar.snrpeak = 1.0;
-	o->smear = 1;
-}
 
 static int
 parse_nbits(const char *text)
@@ -126,18 +89,6 @@ parse_nbits(const char *text)
 		cli_fail("--nbits: '%s' is not one of 1, 2, 4, 8, 16, 32",
 		    text);
 	return (int)b;
-}
-
-static enum sps_fake_bandpass
-parse_bandpass(const char *text)
-{
-	if (strcmp(text, "flat") == 0)
-		return SPS_FAKE_FLAT;
-	if (strcmp(text, "parabola") == 0)
-		return SPS_FAKE_PARABOLA;
-	if (strcmp(text, "gauss") == 0)
-		return SPS_FAKE_GAUSSIAN;
-	cli_fail("--bandpass: '%s' is not flat, parabola or gauss", text);
 }
 
 /* Options that describe the data to generate, which --inject takes from
@@ -155,79 +106,83 @@ layout_option(struct options *o, int opt)
 static void
 parse_option(struct options *o, int opt, const char *arg)
 {
+	struct sps_fake_spec *s = &o->spec;
+
 	switch (opt) {
 	case OPT_BANDPASS:
-		o->bandpass = parse_bandpass(arg);
+		if (sps_fake_bandpass_parse(arg, &s->bandpass) != SPS_OK)
+			cli_fail("--bandpass: '%s' is %s", arg, sps_errmsg());
 		break;
 	case OPT_DM:
-		o->pulsar.dm = cli_double(arg, "--dm", 0, 1e6);
+		s->pulsar.dm = cli_double(arg, "--dm", 0, 1e6);
 		return;
 	case OPT_FCH1:
-		o->fch1 = cli_double(arg, "--fch1", 1e-3, 1e7);
+		s->fch1 = cli_double(arg, "--fch1", 1e-3, 1e7);
 		break;
 	case OPT_FOFF:
-		o->foff = cli_double(arg, "--foff", -1e6, 1e6);
-		if (o->foff == 0)
+		s->foff = cli_double(arg, "--foff", -1e6, 1e6);
+		if (s->foff == 0)
 			cli_fail("--foff: '%s' is zero", arg);
 		break;
 	case OPT_INJECT:
 		o->inject = arg;
 		return;
 	case OPT_MEAN:
-		o->mean = cli_double(arg, "--mean", -1e30, 1e30);
-		o->mean_set = 1;
+		s->mean = cli_double(arg, "--mean", -1e30, 1e30);
+		s->mean_set = 1;
 		break;
 	case OPT_NBITS:
-		o->nbits = parse_nbits(arg);
+		s->nbits = parse_nbits(arg);
 		break;
 	case OPT_NCHANS:
-		o->nchans = (int)cli_long(arg, "--nchans", 1, 1 << 20);
+		s->nchans = (int)cli_long(arg, "--nchans", 1, 1 << 20);
 		break;
 	case OPT_NO_NOISE:
-		o->noise = 0;
+		s->noise = 0;
 		break;
 	case OPT_NOSMEAR:
-		o->smear = 0;
+		s->smear = 0;
 		return;
 	case OPT_NSAMPLES:
-		o->nsamples = cli_long(arg, "--nsamples", 1, MAX_SAMPLES);
-		o->tobs = 0;
+		s->nsamples = cli_long(arg, "--nsamples", 1,
+		    SPS_FAKE_MAX_SAMPLES);
+		s->tobs = 0;
 		o->length_options |= 1;
 		break;
 	case OPT_PERIOD:
-		o->pulsar.period = 1e-3 * cli_double(arg, "--period", 1e-6,
+		s->pulsar.period = 1e-3 * cli_double(arg, "--period", 1e-6,
 		    1e9);
 		return;
 	case OPT_RMS:
-		o->rms = cli_double(arg, "--rms", 1e-30, 1e30);
-		o->rms_set = 1;
+		s->rms = cli_double(arg, "--rms", 1e-30, 1e30);
+		s->rms_set = 1;
 		break;
 	case OPT_SEED:
-		o->seed = (uint64_t)cli_long(arg, "--seed", 0, INT64_MAX);
+		s->seed = (uint64_t)cli_long(arg, "--seed", 0, INT64_MAX);
 		return;
 	case OPT_SNRPEAK:
-		o->pulsar.snrpeak = cli_double(arg, "--snrpeak", 0, 1e9);
+		s->pulsar.snrpeak = cli_double(arg, "--snrpeak", 0, 1e9);
 		return;
 	case OPT_SOURCE:
 		if (strlen(arg) > SPS_STRING_MAX)
 			cli_fail("--source: longer than %d characters",
 			    SPS_STRING_MAX);
-		o->source = arg;
+		s->source = arg;
 		break;
 	case OPT_TOBS:
-		o->tobs = cli_double(arg, "--tobs", 1e-9, 1e8);
-		o->nsamples = 0;
+		s->tobs = cli_double(arg, "--tobs", 1e-9, 1e8);
+		s->nsamples = 0;
 		o->length_options |= 2;
 		break;
 	case OPT_TSAMP:
-		o->tsamp = 1e-6 * cli_double(arg, "--tsamp", 1e-6, 1e12);
+		s->tsamp = 1e-6 * cli_double(arg, "--tsamp", 1e-6, 1e12);
 		break;
 	case OPT_TSTART:
-		o->tstart = cli_double(arg, "--tstart", 0, 1e6);
+		s->tstart = cli_double(arg, "--tstart", 0, 1e6);
 		break;
 	case OPT_WIDTH:
-		o->pulsar.duty = 0.01 * cli_double(arg, "--width", 0, 100);
-		if (o->pulsar.duty == 0)
+		s->pulsar.duty = 0.01 * cli_double(arg, "--width", 0, 100);
+		if (s->pulsar.duty == 0)
 			cli_fail("--width: '%s' is not > 0", arg);
 		return;
 	}
@@ -239,7 +194,10 @@ parse_options(int argc, char **argv, struct options *o)
 {
 	int opt;
 
-	set_defaults(o);
+	memset(o, 0, sizeof(*o));
+	sps_fake_spec_defaults(&o->spec);
+	if ((o->specs = calloc((size_t)argc, sizeof(*o->specs))) == NULL)
+		err(1, NULL);
 	while ((opt = getopt_long(argc, argv, "ho:q", long_options, NULL)) !=
 	    -1) {
 		switch (opt) {
@@ -253,10 +211,6 @@ parse_options(int argc, char **argv, struct options *o)
 			o->quiet = 1;
 			break;
 		case OPT_PULSE:
-			o->specs = realloc(o->specs, (size_t)(o->nspecs + 1) *
-			    sizeof(*o->specs));
-			if (o->specs == NULL)
-				err(1, NULL);
 			o->specs[o->nspecs++] = optarg;
 			break;
 		case OPT_PULSES:
@@ -312,63 +266,6 @@ collect_pulses(const struct options *o, double tsamp, int *n)
 	return list;
 }
 
-static void
-build_header(const struct options *o, struct sps_header *h)
-{
-	static const char *keys[] = {
-		"source_name", "telescope_id", "machine_id", "data_type",
-		"src_raj", "src_dej", "fch1", "foff", "nchans", "nbits",
-		"tstart", "tsamp", "nifs"
-	};
-	size_t i;
-
-	sps_header_init(h);
-	snprintf(h->source_name, sizeof(h->source_name), "%s", o->source);
-	h->data_type = o->nchans == 1 ? 2 : 1;
-	h->fch1 = o->fch1;
-	h->foff = o->foff;
-	h->nchans = o->nchans;
-	h->nbits = o->nbits;
-	h->tstart = o->tstart;
-	h->tsamp = o->tsamp;
-	h->nifs = 1;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		sps_header_mark(h, keys[i]);
-	if (o->nbits == 8) {
-		h->sign = 1;
-		sps_header_mark(h, "signed");
-	}
-	if (o->nchans == 1) {
-		h->refdm = o->pulsar.dm;
-		sps_header_mark(h, "refdm");
-	}
-}
-
-static uint64_t
-count_samples(const struct options *o)
-{
-	double n;
-
-	if (o->tobs == 0)
-		return (uint64_t)o->nsamples;
-	n = floor(o->tobs / o->tsamp + 0.5);
-	if (n < 1 || n > MAX_SAMPLES)
-		cli_fail("--tobs %g s at --tsamp %g us gives %.0f samples, not "
-		    "in [1, %lld]", o->tobs, 1e6 * o->tsamp, n, MAX_SAMPLES);
-	return (uint64_t)n;
-}
-
-static size_t
-block_spectra(int nchans)
-{
-	size_t n = BLOCK_VALUES / (size_t)nchans;
-
-	if (n > 4096)
-		n = 4096;
-	n &= ~(size_t)7;	/* sub-byte blocks stay byte aligned */
-	return n < 8 ? 8 : n;
-}
-
 /* Like cli_check, but first remove the unfinished output. */
 static void
 check_write(struct sps_writer *w, enum sps_err e, const char *what)
@@ -379,132 +276,74 @@ check_write(struct sps_writer *w, enum sps_err e, const char *what)
 	cli_check(e, what);
 }
 
-static void
-summary(const struct options *o, const struct sps_writer *w,
-    uint64_t nsamples, int nchans, int npulses)
-{
-	double total = (double)nsamples * nchans;
-
-	if (o->quiet)
-		return;
-	fprintf(stderr, "sps-fake: %llu spectra of %d channels, %d pulses%s; "
-	    "%llu values clipped (%.3g%%)\n", (unsigned long long)nsamples,
-	    nchans, npulses, o->pulsar.period > 0 ? " and a pulsar" : "",
-	    w->nclipped, total > 0 ? 100.0 * w->nclipped / total : 0.0);
-}
-
 static int
 generate(const struct options *o)
 {
-	struct sps_fake_plan *plan;
 	struct sps_fake_pulse *pulses;
+	struct sps_fake_data d;
 	struct sps_writer w;
-	struct sps_header h;
-	double *mean, *rms, m, r;
-	uint64_t nsamples, done;
+	uint64_t done;
 	size_t nblock, n;
 	float *buf;
-	int c, npulses;
+	int npulses;
 
-	nsamples = count_samples(o);
-	if ((uint64_t)o->nchans * (uint64_t)o->nbits * nsamples % 8 != 0)
-		cli_fail("%llu spectra of %d channels of %d bits are not a "
-		    "whole number of bytes", (unsigned long long)nsamples,
-		    o->nchans, o->nbits);
-	build_header(o, &h);
-	if ((mean = malloc(2 * (size_t)o->nchans * sizeof(double))) == NULL)
-		err(1, NULL);
-	rms = mean + o->nchans;
-	sps_fake_default_level(o->nbits, &m, &r);
-	sps_fake_bandpass(o->bandpass, o->nchans, rms);
-	for (c = 0; c < o->nchans; c++) {
-		mean[c] = (o->mean_set ? o->mean : m) * rms[c];
-		rms[c] *= o->rms_set ? o->rms : r;
-	}
-	pulses = collect_pulses(o, o->tsamp, &npulses);
-	cli_check(sps_fake_plan_create(&plan, &h, nsamples, rms, pulses,
-	    npulses, &o->pulsar, o->smear), NULL);
-	nblock = block_spectra(o->nchans);
-	if ((buf = malloc(nblock * o->nchans * sizeof(float))) == NULL)
+	cli_check(sps_fake_data_init(&d, &o->spec), NULL);
+	pulses = collect_pulses(o, o->spec.tsamp, &npulses);
+	cli_check(sps_fake_data_plan(&d, &o->spec, pulses, npulses), NULL);
+	nblock = sps_fake_block_spectra(d.hdr.nchans);
+	if ((buf = malloc(nblock * d.hdr.nchans * sizeof(float))) == NULL)
 		err(1, NULL);
 	cli_check(sps_writer_open(&w, o->output), NULL);
-	check_write(&w, sps_writer_header(&w, &h), NULL);
-	for (done = 0; done < nsamples; done += n) {
-		n = nsamples - done < nblock ? (size_t)(nsamples - done) :
+	check_write(&w, sps_writer_header(&w, &d.hdr), NULL);
+	for (done = 0; done < d.nsamples; done += n) {
+		n = d.nsamples - done < nblock ? (size_t)(d.nsamples - done) :
 		    nblock;
-		sps_fake_noise(o->seed, done, n, o->nchans, mean,
-		    o->noise ? rms : NULL, buf);
-		sps_fake_plan_add(plan, buf, done, n);
+		sps_fake_data_block(&d, buf, done, n);
 		check_write(&w, sps_writer_spectra(&w, buf, n), NULL);
-		cli_progress(o->quiet, (double)(done + n) / nsamples,
-		    (done + n) * o->tsamp);
+		cli_progress(o->quiet, (double)(done + n) / d.nsamples,
+		    (done + n) * d.hdr.tsamp);
 	}
 	cli_progress_done(o->quiet);
 	cli_check(sps_writer_close(&w), NULL);
-	summary(o, &w, nsamples, o->nchans, npulses);
-	sps_fake_plan_free(plan);
-	sps_header_free(&h);
+	if (!o->quiet)
+		sps_fake_data_report(stderr, &d, d.nsamples, w.nclipped);
+	sps_fake_data_free(&d);
 	free(pulses);
 	free(buf);
-	free(mean);
 	return 0;
-}
-
-/* The first block: read it whole (or to the end) so its rms is known
- * before anything is written. */
-static size_t
-read_first(struct sps_reader *r, float *buf, size_t nblock)
-{
-	size_t have = 0, got;
-	enum sps_err e;
-
-	while (have < nblock) {
-		e = sps_reader_read(r, buf + have * r->hdr.nchans,
-		    nblock - have, &got);
-		if (e == SPS_EEOF)
-			break;
-		cli_check(e, NULL);
-		have += got;
-	}
-	if (have == 0)
-		cli_fail("%s: no data after the header", r->name);
-	return have;
 }
 
 static int
 inject(const struct options *o)
 {
-	struct sps_fake_plan *plan;
 	struct sps_fake_pulse *pulses;
+	struct sps_fake_data d;
 	struct sps_reader r;
 	struct sps_writer w;
-	double *rms;
 	uint64_t done;
 	size_t nblock, n;
 	enum sps_err e;
 	float *buf;
-	int npulses, nchans;
+	int npulses;
 
 	cli_check(sps_reader_open(&r, o->inject), NULL);
 	if (r.hdr.nifs > 1)
 		cli_fail("%s: nifs %d: injection needs one IF", r.name,
 		    r.hdr.nifs);
-	nchans = r.hdr.nchans;
 	pulses = collect_pulses(o, r.hdr.tsamp, &npulses);
-	nblock = block_spectra(nchans);
-	if ((buf = malloc(nblock * nchans * sizeof(float))) == NULL ||
-	    (rms = malloc((size_t)nchans * sizeof(double))) == NULL)
+	nblock = sps_fake_block_spectra(r.hdr.nchans);
+	if ((buf = malloc(nblock * r.hdr.nchans * sizeof(float))) == NULL)
 		err(1, NULL);
-	n = read_first(&r, buf, nblock);
-	cli_check(sps_fake_estimate_rms(buf, n, nchans, rms), NULL);
-	cli_check(sps_fake_plan_create(&plan, &r.hdr, r.nsamples, rms, pulses,
-	    npulses, &o->pulsar, o->smear), r.name);
+	if ((e = sps_fake_read_block(&r, buf, nblock, &n)) == SPS_EEOF)
+		cli_fail("%s: no data after the header", r.name);
+	cli_check(e, NULL);
+	cli_check(sps_fake_data_inject(&d, &r.hdr, r.nsamples, buf, n,
+	    o->spec.seed), NULL);
+	cli_check(sps_fake_data_plan(&d, &o->spec, pulses, npulses), r.name);
 	cli_check(sps_writer_open(&w, o->output), NULL);
-	check_write(&w, sps_writer_header(&w, &r.hdr), NULL);
+	check_write(&w, sps_writer_header(&w, &d.hdr), NULL);
 	for (done = 0;;) {
-		sps_fake_plan_add(plan, buf, done, n);
-		if (r.hdr.nbits < 32)
-			sps_fake_dither(o->seed, done, n, nchans, buf);
+		sps_fake_data_add(&d, buf, done, n);
 		check_write(&w, sps_writer_spectra(&w, buf, n), NULL);
 		done += n;
 		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
@@ -515,14 +354,14 @@ inject(const struct options *o)
 		check_write(&w, e, NULL);
 	}
 	cli_progress_done(o->quiet);
-	check_write(&w, sps_fake_plan_check_end(plan, done), r.name);
+	check_write(&w, sps_fake_plan_check_end(d.plan, done), r.name);
 	cli_check(sps_writer_close(&w), NULL);
-	summary(o, &w, done, nchans, npulses);
-	sps_fake_plan_free(plan);
+	if (!o->quiet)
+		sps_fake_data_report(stderr, &d, done, w.nclipped);
+	sps_fake_data_free(&d);
 	sps_reader_close(&r);
 	free(pulses);
 	free(buf);
-	free(rms);
 	return 0;
 }
 

@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candfile.h"
 #include "cli.h"
 #include "events.h"
 #include "killmask.h"
-#include "peaks.h"
+#include "sift.h"
 #include "writer.h"
-
-#define MAX_FLOOD_LINES	20	/* flood warnings printed one by one */
 
 static const char usage_text[] =
     "usage: sps-peaks [-q] [-s SNR] [--format text|heimdall|presto|fetch]\n"
@@ -31,28 +30,11 @@ struct options {
 	enum sps_cand_format	 format;
 	double			 threshold;
 	int			 have_threshold;
-	struct sps_peaks_opts	 peaks;
-	double			 window_s;
-	struct sps_cuts		 cuts;
-	double			 max_rate;
-	double			 flood_length;
+	struct sps_sift_opts	 sift;
 	const char		*data_file;
 	const char		*killfile;
 	const char		*killmask_out;
 	int			 quiet;
-};
-
-/* Where candidates go: one stream, or (--per-dm) held for one file per
- * DM at the end. */
-struct sink {
-	struct sps_writer	 w;
-	struct sps_cand_out	 out;
-	struct sps_cand		*held;
-	size_t			 nheld, capheld;
-	uint64_t		 cut[4];	/* by enum sps_cut */
-	uint64_t		 written;
-	uint64_t		 flood_lines;
-	int			 begun;		/* output header written */
 };
 
 /* The output being written, removed if the run fails. */
@@ -109,12 +91,14 @@ static const struct option longopts[] = {
 static void
 parse_long(struct options *o, int ch)
 {
+	struct sps_sift_opts *s = &o->sift;
+
 	switch (ch) {
 	case OPT_DATA:
 		o->data_file = optarg;
 		break;
 	case OPT_FLOOD_WINDOW:
-		o->flood_length = cli_double(optarg, "--flood-window", 1e-6,
+		s->flood_length = cli_double(optarg, "--flood-window", 1e-6,
 		    1e6);
 		break;
 	case OPT_FORMAT:
@@ -126,42 +110,42 @@ parse_long(struct options *o, int ch)
 		o->killmask_out = optarg;
 		break;
 	case OPT_MAX_RATE:
-		o->max_rate = cli_double(optarg, "--max-rate", 0, 1e9);
+		s->max_rate = cli_double(optarg, "--max-rate", 0, 1e9);
 		break;
 	case OPT_MAX_WIDTH:
-		o->cuts.max_width = (int)cli_long(optarg, "--max-width", 0,
+		s->cuts.max_width = (int)cli_long(optarg, "--max-width", 0,
 		    1 << 30);
 		break;
 	case OPT_MIN_DM:
-		o->cuts.min_dm = cli_double(optarg, "--min-dm", 0, 1e6);
+		s->cuts.min_dm = cli_double(optarg, "--min-dm", 0, 1e6);
 		break;
 	case OPT_MIN_MEMBERS:
-		o->cuts.min_members = (uint64_t)cli_long(optarg,
+		s->cuts.min_members = (uint64_t)cli_long(optarg,
 		    "--min-members", 0, INT64_MAX);
 		break;
 	case OPT_NO_CLUSTER:
-		o->peaks.cluster = 0;
+		s->peaks.cluster = 0;
 		break;
 	case OPT_PER_DM:
 		o->per_dm = optarg;
 		break;
 	case OPT_SEP_DM:
-		o->peaks.sep_dm = (int)cli_long(optarg, "--cand-sep-dm", 0,
+		s->peaks.sep_dm = (int)cli_long(optarg, "--cand-sep-dm", 0,
 		    1 << 30);
 		break;
 	case OPT_SEP_FILTER:
-		o->peaks.sep_filter = cli_double(optarg, "--cand-sep-filter",
+		s->peaks.sep_filter = cli_double(optarg, "--cand-sep-filter",
 		    0, 30);
 		break;
 	case OPT_SEP_TIME:
-		o->peaks.sep_time = cli_double(optarg, "--cand-sep-time", 0,
+		s->peaks.sep_time = cli_double(optarg, "--cand-sep-time", 0,
 		    1e6);
 		break;
 	case OPT_VERSION:
 		cli_version();
 		break;
 	case OPT_WINDOW:
-		o->window_s = cli_double(optarg, "--window", 0, 1e7);
+		s->window_s = cli_double(optarg, "--window", 0, 1e7);
 		break;
 	default:
 		usage(2);
@@ -174,9 +158,8 @@ parse_options(struct options *o, int argc, char **argv)
 	int ch;
 
 	memset(o, 0, sizeof(*o));
-	sps_peaks_defaults(&o->peaks);
+	sps_sift_defaults(&o->sift);
 	o->format = SPS_CAND_TEXT;
-	o->flood_length = 1;
 	while ((ch = getopt_long(argc, argv, "hk:o:qs:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
@@ -212,7 +195,8 @@ parse_options(struct options *o, int argc, char **argv)
 	}
 	if (o->format == SPS_CAND_FETCH && o->data_file == NULL)
 		cli_usage_error(usage_text, "--format fetch needs --data FILE, "
-		    "the filterbank or PSRFITS file FETCH cuts candidates from");
+		    "the filterbank or PSRFITS file FETCH cuts candidates "
+		    "from");
 }
 
 static FILE *
@@ -277,178 +261,77 @@ write_fetch_mask(const struct options *o, const struct sps_events_meta *m)
 	free(kill);
 }
 
-static void
-open_sink(struct sink *s, const struct options *o,
-    const struct sps_events_meta *m)
+/* What a failure of the sink names: the output, or nothing (--per-dm:
+ * the message names the file). */
+static const char *
+sink_name(const struct options *o)
 {
-	memset(s, 0, sizeof(*s));
 	if (o->per_dm != NULL)
-		return;
-	cli_check(sps_writer_open(&s->w, o->output), NULL);
-	unfinished = &s->w;
-	sps_cand_out_init(&s->out, o->format, s->w.f, m->tsamp);
-	s->out.data_file = o->data_file;
-	s->out.chan_mask = o->killmask_out;
-	s->out.flood_column = o->max_rate > 0;
-	s->out.max_rate = o->max_rate;
-	s->out.flood_length = o->flood_length;
+		return NULL;
+	return o->output ? o->output : "stdout";
 }
 
-/* The table's header waits for the first row or the end of a good run,
- * so that bad input found early leaves the output empty. */
+/* -s, or the threshold the events were found at. */
 static void
-begin_output(struct sink *s, const struct options *o)
+set_threshold(struct options *o, const struct sps_events_meta *m)
 {
-	if (s->begun)
-		return;
-	s->begun = 1;
-	if (sps_cand_out_begin(&s->out) != SPS_OK)
-		errx(1, "%s: write error", o->output ? o->output : "stdout");
+	if (!o->have_threshold)
+		o->threshold = m->threshold;
+	else if (o->threshold < m->threshold && !o->quiet)
+		fprintf(stderr, "sps-peaks: the events hold S/N >= %g only: -s "
+		    "%g keeps them all\n", m->threshold, o->threshold);
+	o->sift.peaks.threshold = o->threshold;
 }
 
+/* The output stream w, or (--per-dm) files the sink writes at the end. */
 static void
-hold(struct sink *s, const struct sps_cand *c)
+open_sink(struct sps_cand_sink *sink, struct sps_writer *w,
+    const struct options *o, const struct sps_events_meta *m)
 {
-	if (s->nheld == s->capheld) {
-		size_t cap = s->capheld ? 2 * s->capheld : 256;
-		struct sps_cand *grown = realloc(s->held, cap * sizeof(*grown));
+	struct sps_cand_out out;
 
-		if (grown == NULL)
-			err(1, NULL);
-		s->held = grown;
-		s->capheld = cap;
+	sps_cand_out_init(&out, o->format, NULL, m->tsamp);
+	out.data_file = o->data_file;
+	out.chan_mask = o->killmask_out;
+	out.flood_column = o->sift.max_rate > 0;
+	out.max_rate = o->sift.max_rate;
+	out.flood_length = o->sift.flood_length;
+	if (o->per_dm == NULL) {
+		cli_check(sps_writer_open(w, o->output), NULL);
+		unfinished = w;
+		out.f = w->f;
 	}
-	s->held[s->nheld++] = *c;
+	sps_cand_sink_init(sink, &out, o->per_dm);
 }
 
 static void
-emit(struct sink *s, const struct options *o, const struct sps_cand *c)
+close_sink(struct sps_cand_sink *sink, struct sps_writer *w,
+    const struct options *o)
 {
-	s->written++;
-	if (o->per_dm != NULL) {
-		hold(s, c);
-		return;
+	cli_check(sps_cand_sink_close(sink), sink_name(o));
+	if (o->per_dm == NULL) {
+		unfinished = NULL;
+		cli_check(sps_writer_close(w), NULL);
 	}
-	begin_output(s, o);
-	if (sps_cand_out_write(&s->out, c) != SPS_OK)
-		errx(1, "%s: write error", o->output ? o->output : "stdout");
+	sps_cand_sink_free(sink);
 }
 
+/* The candidates ready, to the sink; warnings of floods that are over. */
 static void
-warn_floods(struct sink *s, struct sps_flood *fl, const struct options *o)
-{
-	struct sps_flood_window w;
-
-	while (sps_flood_report(fl, &w))
-		if (s->flood_lines++ < MAX_FLOOD_LINES)
-			fprintf(stderr, "sps-peaks: FLOOD: %" PRIu64 " candidates "
-			    "between %.3f and %.3f s, more than --max-rate %g "
-			    "per s allows: probably RFI; all are kept and "
-			    "flagged\n", w.count, w.start, w.start + w.length,
-			    o->max_rate);
-}
-
-/* Candidates finished by the clustering go through the cuts and the
- * flood flags to the output. */
-static void
-drain(struct sps_peaks *p, struct sps_flood *fl, struct sink *s,
+write_ready(struct sps_sift *s, struct sps_cand_sink *sink,
     const struct options *o)
 {
 	struct sps_cand c;
-	enum sps_cut cut;
 
-	while (sps_peaks_next(p, &c)) {
-		if ((cut = sps_cuts_apply(&o->cuts, &c)) != SPS_CUT_NONE) {
-			s->cut[cut]++;
-			continue;
-		}
-		cli_check(sps_flood_add(fl, &c), NULL);
-		while (sps_flood_next(fl, &c))
-			emit(s, o, &c);
-	}
-	warn_floods(s, fl, o);
-}
-
-/* The DM as PRESTO's file names print it. */
-static double
-printed_dm(double dm)
-{
-	char text[64];
-
-	snprintf(text, sizeof(text), "%.2f", dm);
-	return strtod(text, NULL);
-}
-
-static int
-by_dm_then_sample(const void *a, const void *b)
-{
-	const struct sps_cand *x = a, *y = b;
-	double dx = printed_dm(x->best.dm), dy = printed_dm(y->best.dm);
-
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	if (x->best.sample != y->best.sample)
-		return x->best.sample < y->best.sample ? -1 : 1;
-	return (x->best.dm_index > y->best.dm_index) -
-	    (x->best.dm_index < y->best.dm_index);
-}
-
-/* PRESTO's ROOT_DM%.2f.singlepulse, one per DM that has candidates; trials
- * whose DMs print alike share a file. */
-static void
-write_per_dm(struct sink *s, const struct options *o,
-    const struct sps_events_meta *m)
-{
-	char *path, name[64], next[64];
-	struct sps_cand_out out;
-	struct sps_writer w;
-	size_t i = 0;
-
-	qsort(s->held, s->nheld, sizeof(*s->held), by_dm_then_sample);
-	while (i < s->nheld) {
-		snprintf(name, sizeof(name), "%.2f", s->held[i].best.dm);
-		if (asprintf(&path, "%s_DM%s.singlepulse", o->per_dm, name) < 0)
-			err(1, NULL);
-		cli_check(sps_writer_open(&w, path), NULL);
-		unfinished = &w;
-		sps_cand_out_init(&out, SPS_CAND_PRESTO, w.f, m->tsamp);
-		out.max_rate = o->max_rate;
-		out.flood_length = o->flood_length;
-		do {
-			if (sps_cand_out_write(&out, &s->held[i]) != SPS_OK) {
-				sps_writer_abort(&w);
-				errx(1, "%s: write error", path);
-			}
-			if (++i < s->nheld)
-				snprintf(next, sizeof(next), "%.2f",
-				    s->held[i].best.dm);
-		} while (i < s->nheld && strcmp(next, name) == 0);
-		unfinished = NULL;
-		cli_check(sps_writer_close(&w), NULL);
-		free(path);
-	}
-}
-
-static void
-close_sink(struct sink *s, const struct options *o,
-    const struct sps_events_meta *m)
-{
-	if (o->per_dm != NULL) {
-		write_per_dm(s, o, m);
-	} else {
-		begin_output(s, o);
-		unfinished = NULL;
-		cli_check(sps_writer_close(&s->w), NULL);
-	}
-	free(s->held);
+	while (sps_sift_next(s, &c))
+		cli_check(sps_cand_sink_put(sink, &c), sink_name(o));
+	sps_sift_warn(s, stderr);
 }
 
 static void
 read_events(FILE *f, const char *name, const struct sps_events_meta *m,
-    struct sps_peaks *p, struct sps_flood *fl, struct sink *s,
-    const struct options *o)
+    struct sps_sift *s, struct sps_cand_sink *sink, const struct options *o)
 {
-	struct sps_cand e_cand;
 	struct sps_event e;
 	enum sps_err err;
 	uint64_t n = 0;
@@ -459,69 +342,27 @@ read_events(FILE *f, const char *name, const struct sps_events_meta *m,
 			errx(1, "%s: event %" PRIu64 ": DM trial %d, but the "
 			    "stream has %d trials", name, n, e.dm_index,
 			    m->ndms);
-		if (sps_peaks_add(p, &e) != SPS_OK)
+		if (sps_sift_add(s, &e) != SPS_OK)
 			errx(1, "%s: event %" PRIu64 ": %s", name, n,
 			    sps_errmsg());
-		drain(p, fl, s, o);
+		write_ready(s, sink, o);
 	}
 	if (err != SPS_EEOF)
 		errx(1, "%s: event %" PRIu64 ": %s", name, n + 1, sps_errmsg());
-	cli_check(sps_peaks_finish(p), NULL);
-	drain(p, fl, s, o);
-	sps_flood_finish(fl);
-	while (sps_flood_next(fl, &e_cand))
-		emit(s, o, &e_cand);
-	warn_floods(s, fl, o);
-}
-
-static void
-report(const struct sps_peaks *p, const struct sps_flood *fl,
-    const struct sink *s, const struct options *o,
-    const struct sps_events_meta *m)
-{
-	struct sps_peaks_stats st;
-
-	sps_peaks_stats(p, &st);
-	if (s->flood_lines > MAX_FLOOD_LINES)
-		fprintf(stderr, "sps-peaks: FLOOD: %" PRIu64 " flooded windows "
-		    "in all, %" PRIu64 " candidates flagged\n", fl->windows,
-		    fl->flagged);
-	if (st.late > 0)
-		fprintf(stderr, "sps-peaks: warning: %" PRIu64 " events came "
-		    "more than the window (%.3f s) late; their clusters may be "
-		    "split (raise --window)\n", st.late, st.window * m->tsamp);
-	if (o->quiet)
-		return;
-	fprintf(stderr, "sps-peaks: %" PRIu64 " events, %" PRIu64 " at S/N >= "
-	    "%g, %" PRIu64 " candidates; cut %" PRIu64 " by members, %" PRIu64
-	    " by width, %" PRIu64 " by DM; %" PRIu64 " written", st.events,
-	    st.kept, o->threshold, st.candidates, s->cut[SPS_CUT_MEMBERS],
-	    s->cut[SPS_CUT_WIDTH], s->cut[SPS_CUT_DM], s->written);
-	if (o->max_rate > 0)
-		fprintf(stderr, ", %" PRIu64 " flagged as flood", fl->flagged);
-	fprintf(stderr, "; at most %" PRIu64 " events held\n", st.held_max);
-}
-
-static void
-set_threshold(struct options *o, const struct sps_events_meta *m)
-{
-	if (!o->have_threshold) {
-		o->threshold = m->threshold;
-		return;
-	}
-	if (o->threshold < m->threshold && !o->quiet)
-		fprintf(stderr, "sps-peaks: the events hold S/N >= %g only: -s "
-		    "%g keeps them all\n", m->threshold, o->threshold);
+	cli_check(sps_sift_finish(s), NULL);
+	write_ready(s, sink, o);
+	sps_sift_end(s);	/* the last flood window is over too */
+	write_ready(s, sink, o);
 }
 
 int
 main(int argc, char **argv)
 {
 	struct sps_events_meta meta;
-	struct sps_peaks *p;
-	struct sps_flood fl;
+	struct sps_cand_sink sink;
+	struct sps_writer w;
+	struct sps_sift sift;
 	struct options o;
-	struct sink sink;
 	const char *name;
 	FILE *in;
 
@@ -531,19 +372,15 @@ main(int argc, char **argv)
 	in = open_input(o.input, &name);
 	read_meta(in, name, &meta);
 	set_threshold(&o, &meta);
-	o.peaks.threshold = o.threshold;
-	o.peaks.max_width = meta.max_width > 0 ? meta.max_width : 0;
-	o.peaks.window = (int64_t)ceil(o.window_s / meta.tsamp);
 	write_fetch_mask(&o, &meta);
-	cli_check(sps_peaks_create(&p, &o.peaks), NULL);
-	cli_check(sps_flood_init(&fl, o.max_rate, o.flood_length, meta.tsamp),
-	    NULL);
-	open_sink(&sink, &o, &meta);
-	read_events(in, name, &meta, p, &fl, &sink, &o);
-	close_sink(&sink, &o, &meta);
-	report(p, &fl, &sink, &o, &meta);
-	sps_flood_free(&fl);
-	sps_peaks_free(p);
+	cli_check(sps_sift_init(&sift, &o.sift, &meta), NULL);
+	open_sink(&sink, &w, &o, &meta);
+	read_events(in, name, &meta, &sift, &sink, &o);
+	close_sink(&sink, &w, &o);
+	sps_sift_warn_end(&sift, stderr);
+	if (!o.quiet)
+		sps_sift_report(&sift, stderr, sink.written);
+	sps_sift_free(&sift);
 	if (in != stdin)
 		fclose(in);
 	return 0;
