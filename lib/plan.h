@@ -20,7 +20,6 @@
 
 #include "error.h"
 #include "header.h"
-#include "planfile.h"
 
 #define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
 #define SPS_PLAN_GULP		65536	/* block of samples the memory

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "planfile.h"
 
 #define LINE_MAX_LEN	4096	/* longest line of a text plan */
 

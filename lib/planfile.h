@@ -1,5 +1,5 @@
 /* planfile.h: a plan (plan.h) as text, the format sps-dedisperse reads
- * (sps-plan(1)), and as JSON.  plan.h includes this header. */
+ * (sps-plan(1)), and as JSON. */
 #ifndef SPS_PLANFILE_H
 #define SPS_PLANFILE_H
 

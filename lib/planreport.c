@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "planfile.h"
 #include "planreport.h"
 
 /* How the plan was made, for the plan file's comment. */

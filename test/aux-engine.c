@@ -17,6 +17,7 @@
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "plan.h"
+#include "planfile.h"
 
 static void
 read_plan(const char *path, const struct sps_header *h, struct sps_plan *p)

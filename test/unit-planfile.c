@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "plan.h"
+#include "planfile.h"
 
 /* 336 channels of 1 MHz below 1465 MHz, 64 us. */
 static void

@@ -12,6 +12,7 @@
 #include "dedisperse.h"
 #include "killmask.h"
 #include "plan.h"
+#include "planfile.h"
 #include "reader.h"
 
 #define DEFAULT_BLOCK	16384	/* output samples per block */

@@ -14,6 +14,7 @@
 #include "ddplan.h"
 #include "header.h"
 #include "plan.h"
+#include "planfile.h"
 #include "planmake.h"
 #include "planreport.h"
 #include "reader.h"
