@@ -1,5 +1,6 @@
 /* dedisp_engine.c: a whole input dedispersed on the CPU or a GPU
  * (dedisp_engine.h). */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,15 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "codec.h"
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "gpu.h"
 
 #define MAX_GULP	((size_t)1 << 22)	/* output samples */
 #define MIN_GULP	((size_t)1 << 16)
+#define PAD_SPECTRA	1024	/* the padding is the mean of the last
+				 * of these spectra */
 
 struct sps_dedisp_engine {
 	struct sps_dedisp_engine_opts o;
@@ -31,6 +35,14 @@ struct sps_dedisp_engine {
 	size_t			 have;	/* spectra in in[cur] */
 	int			 cur;	/* slot filled next */
 	int			 eof;
+	int			 done;	/* every sample handed to a step */
+	size_t			 real;	/* after eof: spectra in in[cur] that
+					 * are data, not padding, and not yet
+					 * dedispersed */
+	unsigned char		*pad;	/* one spectrum as `in` holds it */
+	unsigned char		*recent;	/* the last PAD_SPECTRA read,
+						 * a ring */
+	size_t			 nrecent, recent_at;
 	size_t			 pending;	/* samples queued in !cur */
 	const float		*ready;	/* blocks not yet handed out */
 	size_t			 ready_left;	/* their samples */
@@ -276,6 +288,8 @@ alloc_buffers(struct sps_dedisp_engine *e)
 	    sizeof(float) + 1;
 	int i;
 
+	if ((e->recent = malloc(PAD_SPECTRA * e->unit)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
 	for (i = 0; i < (e->gpu != NULL ? 2 : 1); i++) {
 		if (e->gpu == NULL) {
 			e->in[i] = malloc(nin * e->unit);
@@ -373,6 +387,8 @@ sps_dedisp_engine_free(struct sps_dedisp_engine *e)
 	if (e == NULL)
 		return;
 	free_buffers(e);
+	free(e->pad);
+	free(e->recent);
 	sps_gpu_dedisp_free(e->gpu);
 	sps_dedisp_free(e->cpu);
 	free(e);
@@ -421,6 +437,21 @@ sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e)
 
 /* ---- the run ---- */
 
+/* The last PAD_SPECTRA spectra read, for the padding. */
+static void
+keep_recent(struct sps_dedisp_engine *e, const unsigned char *x, size_t n)
+{
+	size_t k = n > PAD_SPECTRA ? n - PAD_SPECTRA : 0;
+
+	for (; k < n; k++) {
+		memcpy(e->recent + e->recent_at * e->unit, x + k * e->unit,
+		    e->unit);
+		e->recent_at = (e->recent_at + 1) % PAD_SPECTRA;
+		if (e->nrecent < PAD_SPECTRA)
+			e->nrecent++;
+	}
+}
+
 /* Fill in[cur] up to nin spectra: raw bytes for the GPU, floats for the
  * CPU. */
 static enum sps_err
@@ -438,6 +469,7 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 		else
 			err = sps_reader_read(e->r, (float *)(void *)(in +
 			    e->have * e->unit), nin - e->have, &got);
+		keep_recent(e, in + e->have * e->unit, got);
 		e->have += got;
 		if (err == SPS_EEOF) {
 			e->eof = 1;
@@ -451,14 +483,77 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 	return err;
 }
 
-/* Output samples of a gulp holding `have` spectra: the whole gulp, or at
- * the end of the data what the largest delay leaves. */
-static size_t
-gulp_output(const struct sps_dedisp_engine *e)
+/* The spectrum that pads the data past their end, so that every trial
+ * is dedispersed to the last sample the data reach (the part of the band
+ * that arrives after the end sums the padding): each channel's mean over
+ * the last PAD_SPECTRA spectra, rounded when every value is an integer,
+ * as the CPU and the GPU both see it. */
+static enum sps_err
+make_pad(struct sps_dedisp_engine *e)
 {
+	const struct sps_header *h = &e->r->hdr;
+	int is_signed = h->nbits == 8 && h->sign < 0;
+	size_t nv = sps_spectrum_values(h), t, c;
+	double *sum = calloc(nv, sizeof(double));
+	int integers = 1;
+	float *v = malloc((nv + 1) * sizeof(float));
+	const float *x;
+
+	if ((e->pad = malloc(e->unit)) == NULL || sum == NULL || v == NULL) {
+		free(sum);
+		free(v);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	for (t = 0; t < e->nrecent; t++) {
+		x = (const float *)(const void *)(e->recent + t * e->unit);
+		if (e->gpu != NULL) {
+			sps_unpack(e->recent + t * e->unit, v, nv, h->nbits,
+			    is_signed);
+			x = v;
+		}
+		for (c = 0; c < nv; c++) {
+			sum[c] += x[c];
+			integers &= x[c] == floorf(x[c]);
+		}
+	}
+	/* integer data stay integers: their sums stay exact */
+	for (c = 0; c < nv; c++)
+		v[c] = (float)(integers ? floor(sum[c] / e->nrecent + 0.5) :
+		    sum[c] / e->nrecent);
+	if (e->gpu != NULL)
+		sps_pack(v, e->pad, nv, h->nbits, is_signed);
+	else
+		memcpy(e->pad, v, nv * sizeof(float));
+	free(sum);
+	free(v);
+	return SPS_OK;
+}
+
+/* Output samples of the gulp in in[cur]: the whole gulp, or after the
+ * end of the data what is left of them, the spectra after the data (to
+ * the gulp's end) filled with the padding. */
+static enum sps_err
+gulp_output(struct sps_dedisp_engine *e, size_t *nout)
+{
+	size_t nin = e->gulp + e->max_delay, t;
+	enum sps_err err;
+
+	*nout = e->gulp;
 	if (!e->eof)
-		return e->gulp;
-	return e->have > e->max_delay ? e->have - e->max_delay : 0;
+		return SPS_OK;
+	if (e->pad == NULL) {
+		if (e->r->position <= e->max_delay)
+			return too_short(e, e->r->position);
+		if ((err = make_pad(e)) != SPS_OK)
+			return err;
+		e->real = e->have;
+	}
+	for (t = e->have; t < nin; t++)
+		memcpy(e->in[e->cur] + t * e->unit, e->pad, e->unit);
+	e->have = nin;
+	*nout = e->real < e->gulp ? e->real : e->gulp;
+	e->real -= *nout;
+	return SPS_OK;
 }
 
 /* The overlap: the last max_delay spectra of in[cur] begin slot to. */
@@ -476,11 +571,14 @@ step_cpu(struct sps_dedisp_engine *e)
 	enum sps_err err;
 	size_t nout;
 
-	if (e->eof)
-		return SPS_OK;
-	if ((err = fill(e, e->block + e->max_delay)) != SPS_OK ||
-	    (nout = gulp_output(e)) == 0)
+	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
 		return err;
+	if ((err = gulp_output(e, &nout)) != SPS_OK)
+		return err;
+	if (nout == 0) {
+		e->done = 1;
+		return SPS_OK;
+	}
 	if ((err = sps_dedisp_execute(e->cpu, (const float *)(const void *)
 	    e->in[0], e->have, nout, e->out[0])) != SPS_OK)
 		return err;
@@ -512,14 +610,13 @@ wait_gpu(struct sps_dedisp_engine *e)
 static enum sps_err
 step_gpu(struct sps_dedisp_engine *e)
 {
-	size_t nout = 0;
 	enum sps_err err;
+	size_t nout;
 
-	if (!e->eof) {
-		if ((err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
-			return err;
-		nout = gulp_output(e);
-	}
+	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
+		return err;
+	if ((err = gulp_output(e, &nout)) != SPS_OK)
+		return err;
 	if (nout > 0 && (err = sps_gpu_dedisp_submit(e->gpu, e->in[e->cur],
 	    e->have, nout, e->block, e->o.on_device ? NULL : e->out[e->cur]))
 	    != SPS_OK)
@@ -527,7 +624,7 @@ step_gpu(struct sps_dedisp_engine *e)
 	if (e->pending > 0 && (err = wait_gpu(e)) != SPS_OK)
 		return err;
 	if (nout == 0) {
-		e->eof = 1;
+		e->done = 1;
 		return SPS_OK;
 	}
 	keep_overlap(e, !e->cur);
@@ -546,18 +643,15 @@ sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
 	*out = NULL;
 	*nout = 0;
 	while (e->ready_left == 0) {
-		if (e->eof && e->pending == 0)
+		if (e->done && e->pending == 0)
 			break;
 		err = e->gpu != NULL ? step_gpu(e) : step_cpu(e);
 		if (err != SPS_OK)
 			return e->gpu != NULL ? sps_fail(err, "GPU %d: %s",
 			    e->o.device, sps_errmsg()) : err;
 	}
-	if (e->ready_left == 0) {
-		if (e->nout_total == 0)
-			return too_short(e, e->r->position);
+	if (e->ready_left == 0)
 		return SPS_OK;
-	}
 	n = e->ready_left < e->block ? e->ready_left : e->block;
 	*out = e->ready;
 	*nout = n;

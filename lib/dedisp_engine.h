@@ -7,6 +7,11 @@
  * i's block / f_i samples.  Both engines give the same blocks; the GPU's
  * equal the CPU's bit for bit where gpu.h says so.
  *
+ * Every trial is dedispersed to the end of the input: after the data
+ * come max_delay spectra of padding, each channel's mean over the last
+ * 1024 spectra (rounded when those are all integers), so that a pulse in
+ * the last max_delay samples is searched too (PRESTO pads likewise).
+ *
  * The CPU engine reads block + max_delay spectra as floats, dedisperses
  * and keeps the last max_delay for the next block.  The GPU engine takes
  * the raw bytes of a gulp of many blocks into one of two page-locked

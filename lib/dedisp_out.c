@@ -81,8 +81,7 @@ open_stream(struct sps_dedisp_out *o, const struct sps_header *in,
 	sps_header_mark(h, "sps_maxdelay");
 	sps_header_mark(h, "sps_nchans_in");
 	if (nsamples != SPS_NSAMPLES_UNKNOWN && nsamples <= INT32_MAX) {
-		h->nsamples = (int)(nsamples > max_delay ? nsamples -
-		    max_delay : 0);
+		h->nsamples = (int)nsamples;
 		sps_header_mark(h, "nsamples");
 	}
 	if ((e = sps_header_set_dms(h, dms, scrunch, o->ntrials)) != SPS_OK)

@@ -18,8 +18,9 @@
  *		    out_i[j] = sum over channels c, IFs, k < f of
  *		        x[(j + s_ic) f + k][c],
  *		    s_ic = round(4.148808e3 DM_i (f_c^-2 - f_top^-2) / (tsamp f))
- *		for j < (nsamples - maxdelay) / f, maxdelay = max s_ic f,
- *		summed in double.  Writes the trials one after another as
+ *		for j < nsamples / f, summed in double, the data followed by
+ *		maxdelay = max s_ic f spectra of padding, each value the mean
+ *		of the last 1024 spectra (rounded if they are all integers).  Writes the trials one after another as
  *		float32 on standard output; -l prints "MAXDELAY NOUT" instead.
  *
  *	aux-dedisp dump [-t TRIAL] [STREAM]
@@ -346,6 +347,32 @@ delays(const struct sps_header *h, double dm, int f, long *s)
 	}
 }
 
+/* The data followed by npad spectra of padding: each value's mean over
+ * the last 1024 spectra (or all), rounded when they are all integers. */
+static float *
+pad_data(const struct sps_header *h, float *x, size_t n, size_t npad)
+{
+	size_t nv = sps_spectrum_values(h), first = n > 1024 ? n - 1024 : 0;
+	size_t t, v;
+	int integers = 1;
+	double sum;
+
+	(void)h;
+	x = xrealloc(x, (n + npad) * nv * sizeof(float));
+	for (t = first * nv; t < n * nv; t++)
+		integers &= x[t] == floorf(x[t]);
+	for (v = 0; v < nv; v++) {
+		for (sum = 0, t = first; t < n; t++)
+			sum += x[t * nv + v];
+		sum /= (double)(n - first);
+		if (integers)
+			sum = floor(sum + 0.5);
+		for (t = n; t < n + npad; t++)
+			x[t * nv + v] = (float)sum;
+	}
+	return x;
+}
+
 static int
 naive(int argc, char **argv)
 {
@@ -381,7 +408,8 @@ naive(int argc, char **argv)
 	}
 	if (maxdelay >= n)
 		errx(2, "%zu samples, largest delay %zu", n, maxdelay);
-	nout = n - maxdelay;
+	nout = n;
+	x = pad_data(&r.hdr, x, n, maxdelay);
 	out = xrealloc(NULL, nout * sizeof(float));
 	if (layout) {
 		printf("%zu %zu\n", maxdelay, nout);
