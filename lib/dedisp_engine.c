@@ -530,12 +530,12 @@ make_pad(struct sps_dedisp_engine *e)
 }
 
 /* Output samples of the gulp in in[cur]: the whole gulp, or after the
- * end of the data what is left of them, the spectra after the data (to
- * the gulp's end) filled with the padding. */
+ * end of the data what is left of them, the spectra they read past the
+ * data filled with the padding. */
 static enum sps_err
 gulp_output(struct sps_dedisp_engine *e, size_t *nout)
 {
-	size_t nin = e->gulp + e->max_delay, t;
+	size_t nin, t;
 	enum sps_err err;
 
 	*nout = e->gulp;
@@ -548,11 +548,13 @@ gulp_output(struct sps_dedisp_engine *e, size_t *nout)
 			return err;
 		e->real = e->have;
 	}
-	for (t = e->have; t < nin; t++)
-		memcpy(e->in[e->cur] + t * e->unit, e->pad, e->unit);
-	e->have = nin;
 	*nout = e->real < e->gulp ? e->real : e->gulp;
 	e->real -= *nout;
+	nin = *nout + e->max_delay;
+	for (t = e->have; t < nin; t++)
+		memcpy(e->in[e->cur] + t * e->unit, e->pad, e->unit);
+	if (e->have < nin)
+		e->have = nin;
 	return SPS_OK;
 }
 
