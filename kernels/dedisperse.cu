@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bits.h"
 #include "gpu_plan.h"
 extern "C" {
 #include "dmdelay.h"
@@ -441,7 +442,7 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		p->scrunch[d] = scrunch != NULL ? scrunch[d] : 1;
 		fmax_s = p->scrunch[d] > fmax_s ? p->scrunch[d] : fmax_s;
 	}
-	p->nlevels = sps_dedisp_level_of(fmax_s) + 1;
+	p->nlevels = sps_ceil_log2(fmax_s) + 1;
 	e = plan_channels(p, h, kill, live, freq, &fref);
 	if (e == SPS_OK && (shifts = make_shifts(p, h, dms, freq, fref)) ==
 	    NULL)
@@ -668,7 +669,7 @@ run_trials(struct sps_gpu_dedisp *p, int mode, size_t nout, float *d_out,
 	int d0 = 0, d1;
 
 	while (d0 < p->ndms && e == SPS_OK) {
-		int f = p->scrunch[d0], lev = sps_dedisp_level_of(f);
+		int f = p->scrunch[d0], lev = sps_ceil_log2(f);
 		size_t n = nout / f;
 
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)

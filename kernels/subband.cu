@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "gpu_plan.h"
 
 struct gpu_subband {
@@ -191,7 +192,7 @@ run_groups(struct sps_gpu_dedisp *p, int r, size_t nout, float *d_out,
 	const struct gpu_subband *sb = p->subband;
 	int g0 = sb->run_group[r], ng = sb->run_group[r + 1] - g0;
 	int d0 = sb->group_start[g0], d1 = sb->group_start[g0 + ng];
-	int f = p->scrunch[d0], lev = sps_dedisp_level_of(f), is_u8;
+	int f = p->scrunch[d0], lev = sps_ceil_log2(f), is_u8;
 	size_t n = nout / f, len = n + sb->run_span[r];
 	size_t stride = run_stride(p, sb, r, nout);
 	const void *rows = gpu_level_rows(p, lev, &is_u8);

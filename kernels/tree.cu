@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "gpu_plan.h"
 
 #define FUSED_SLOTS	32	/* slots whose first steps run in shared memory */
@@ -398,7 +399,7 @@ upload_stage2(struct sps_gpu_dedisp *p, struct gpu_tree *g,
 	if (rowmap == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	for (i = 0; i < t->ndms; i++) {
-		int k = sps_dedisp_level_of(p->scrunch[i]);
+		int k = sps_ceil_log2(p->scrunch[i]);
 
 		for (b = 0; b < t->nsub; b++)
 			rowmap[(size_t)i * t->nsub + b] = instance_of(t, k, b,
@@ -444,7 +445,7 @@ gpu_tree_setup(struct sps_gpu_dedisp *p, const struct sps_tree_tables *t)
 	p->tree = g;
 	g->nsub = t->nsub;
 	g->width = t->width;
-	g->steps = sps_dedisp_level_of(t->width);
+	g->steps = sps_ceil_log2(t->width);
 	g->nlevels = t->nlevels;
 	g->ndms = t->ndms;
 	g->ninst = (int *)calloc(t->nlevels, sizeof(int));
@@ -612,16 +613,16 @@ run_stage1(struct sps_gpu_dedisp *p, int k, size_t len,
 	enum sps_err e;
 
 	m = fused_slots(g->steps);
-	l = sps_dedisp_level_of(m);
+	l = sps_ceil_log2(m);
 	gpu_level_rows(p, k, &narrow);
 	narrow = narrow && l < g->steps;
 	if ((e = first_steps(p, k, len, m, narrow, l == g->steps ? last :
 	    none)) != SPS_OK)
 		return e;
-	for (; l < g->steps; l += sps_dedisp_level_of(m), cur ^= 1, narrow = 0) {
+	for (; l < g->steps; l += sps_ceil_log2(m), cur ^= 1, narrow = 0) {
 		m = fused_slots(g->steps - l);
 		if ((e = next_steps(p, g->d_buf[cur], narrow, g->d_buf[cur ^ 1],
-		    l, len, nrows, m, l + sps_dedisp_level_of(m) == g->steps ? last :
+		    l, len, nrows, m, l + sps_ceil_log2(m) == g->steps ? last :
 		    none)) != SPS_OK)
 			return e;
 	}
@@ -663,7 +664,7 @@ gpu_tree_run(struct sps_gpu_dedisp *p, size_t nin, size_t nout, float *d_out,
 	int d0 = 0, d1, built = -1;
 
 	while (d0 < p->ndms && e == SPS_OK) {
-		int f = p->scrunch[d0], k = sps_dedisp_level_of(f);
+		int f = p->scrunch[d0], k = sps_ceil_log2(f);
 
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] == f; d1++)
 			;

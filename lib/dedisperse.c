@@ -8,8 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "dedisperse.h"
 #include "dedisperse_plan.h"
+
+static const char *const algo_names[] = {
+	"direct", "subband", "tree-linear", "tree-padded"
+};
+#define NALGOS	(int)(sizeof(algo_names) / sizeof(algo_names[0]))
+
+enum sps_err
+sps_dedisp_algo_named(const char *name, int *algo)
+{
+	int i;
+
+	for (i = 0; i < NALGOS; i++)
+		if (strcmp(name, algo_names[i]) == 0) {
+			*algo = i;
+			return SPS_OK;
+		}
+	return sps_fail(SPS_EUSAGE, "%s: not one of direct, subband, "
+	    "tree-linear, tree-padded", name);
+}
+
+const char *
+sps_dedisp_algo_name(int algo)
+{
+	return algo >= 0 && algo < NALGOS ? algo_names[algo] : "unknown";
+}
 
 static int
 is_power_of_2(int f)
@@ -54,7 +80,7 @@ copy_trials(struct sps_dedisp_plan *p, const double *dms, const int *scrunch,
 		if (p->scrunch[i] > p->max_scrunch)
 			p->max_scrunch = p->scrunch[i];
 	}
-	p->nlevels = sps_dedisp_level_of(p->max_scrunch) + 1;
+	p->nlevels = sps_ceil_log2(p->max_scrunch) + 1;
 	return SPS_OK;
 }
 
@@ -560,7 +586,7 @@ sps_dedisp_execute(struct sps_dedisp_plan *p, const float *in, size_t nin,
 #pragma omp for schedule(dynamic, 1)
 		for (t = 0; t < (long)ntiles; t++) {
 			const struct tile *tl = &tiles[t];
-			int lev = sps_dedisp_level_of(p->scrunch[tl->d0]);
+			int lev = sps_ceil_log2(p->scrunch[tl->d0]);
 
 			if (shifts != NULL)
 				dedisperse_tile(p, p->work +

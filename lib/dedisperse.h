@@ -90,9 +90,6 @@ void sps_dedisp_free(struct sps_dedisp_plan *plan);
  * largest s(i, c) * f over trials and channels. */
 size_t sps_dedisp_max_delay(const struct sps_dedisp_plan *plan);
 
-/* The scrunch level of factor f (a power of 2): log2 f. */
-int sps_dedisp_level_of(int f);
-
 /* The largest scrunch factor: block starts and lengths are multiples. */
 int sps_dedisp_max_scrunch(const struct sps_dedisp_plan *plan);
 

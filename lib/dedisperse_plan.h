@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 
+#include "error.h"
+#include "header.h"
+
 #define TILE_TIME	1024	/* output samples per tile */
 #define TILE_TRIALS	16	/* trials per tile */
 

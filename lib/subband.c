@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "dedisperse.h"
 #include "dedisperse_plan.h"
 #include "dmdelay.h"
@@ -232,7 +233,7 @@ sps_subband_execute(struct sps_dedisp_plan *p, size_t nin, size_t nout,
 #pragma omp parallel for num_threads(p->nthreads) schedule(dynamic, 1)
 	for (g = 0; g < p->ngroups; g++) {
 		int f = p->scrunch[p->group_start[g]];
-		int lev = sps_dedisp_level_of(f);
+		int lev = sps_ceil_log2(f);
 		size_t n = nout / (size_t)f, len = n + p->group_span[g];
 		float *x = p->sub_work + (size_t)omp_get_thread_num() *
 		    p->sub_work_len;

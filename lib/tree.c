@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "dedisperse.h"
 #include "dedisperse_plan.h"
 #include "dmdelay.h"
@@ -581,7 +582,7 @@ group_levels(struct sps_dedisp_plan *p)
 	for (k = 0; k < p->nlevels; k++) {
 		t->level_first[k] = n;
 		for (i = 0; i < p->ndms; i++)
-			if (sps_dedisp_level_of(p->scrunch[i]) == k)
+			if (sps_ceil_log2(p->scrunch[i]) == k)
 				t->level_trials[n++] = i;
 	}
 	t->level_first[p->nlevels] = n;
@@ -609,7 +610,7 @@ place_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
 	for (t->log2w = 0; (1 << t->log2w) < t->width; t->log2w++)
 		;
 	t->local = t->width <= LOCAL_WIDTH ? t->width : LOCAL_BLOCK;
-	t->log2l = sps_dedisp_level_of(t->local);
+	t->log2l = sps_ceil_log2(t->local);
 	t->foff = h->foff != 0 ? fabs(h->foff) : (sps_channel_freq(h,
 	    order[0]) - sps_channel_freq(h, order[h->nchans - 1])) /
 	    (h->nchans > 1 ? h->nchans - 1 : 1);
