@@ -17,7 +17,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank cornerturn tscrunch plan dedisperse boxcar \
-	peaks
+	peaks search
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local
@@ -75,7 +75,7 @@ LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels
 LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o
 BINS = $(TOOLS:%=tools/sps-%)
-SCRIPTS = scripts/sps-search scripts/sps-completeness
+SCRIPTS = scripts/sps-completeness
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)

@@ -32,6 +32,10 @@
 #include "error.h"
 #include "reader.h"
 
+#define SPS_DEDISP_BLOCK	16384	/* default output samples a block */
+#define SPS_DEDISP_SCRUNCH_MAX	(1 << 10)	/* largest factor that
+						 * --scrunch gives */
+
 enum sps_engine_choice {
 	SPS_ENGINE_ANY = -1,	/* a GPU if one is usable, else the CPU */
 	SPS_ENGINE_CPU = 0,

@@ -61,17 +61,16 @@ series_header(struct sps_header *out, const struct sps_header *in)
 	return SPS_OK;
 }
 
-static enum sps_err
-open_stream(struct sps_dedisp_out *o, const struct sps_header *in,
-    const double *dms, const int *scrunch, size_t block, size_t max_delay,
-    uint64_t nsamples)
+enum sps_err
+sps_dedisp_stream_header(struct sps_header *h, const struct sps_header *in,
+    const double *dms, const int *scrunch, int ntrials, int nbits,
+    size_t block, size_t max_delay, uint64_t nsamples)
 {
-	struct sps_header *h = &o->stream_hdr;
 	enum sps_err e;
 
 	if ((e = series_header(h, in)) != SPS_OK)
 		return e;
-	h->nbits = o->o.nbits;
+	h->nbits = nbits;
 	h->sps_dmtime = 1;
 	h->sps_block = (int)block;
 	h->sps_maxdelay = (int)max_delay;
@@ -84,7 +83,18 @@ open_stream(struct sps_dedisp_out *o, const struct sps_header *in,
 		h->nsamples = (int)nsamples;
 		sps_header_mark(h, "nsamples");
 	}
-	if ((e = sps_header_set_dms(h, dms, scrunch, o->ntrials)) != SPS_OK)
+	return sps_header_set_dms(h, dms, scrunch, ntrials);
+}
+
+static enum sps_err
+open_stream(struct sps_dedisp_out *o, const struct sps_header *in,
+    const double *dms, const int *scrunch, size_t block, size_t max_delay,
+    uint64_t nsamples)
+{
+	enum sps_err e;
+
+	if ((e = sps_dedisp_stream_header(&o->stream_hdr, in, dms, scrunch,
+	    o->ntrials, o->o.nbits, block, max_delay, nsamples)) != SPS_OK)
 		return e;
 	return sps_writer_open(&o->stream, NULL);
 }

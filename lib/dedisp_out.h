@@ -26,6 +26,15 @@ struct sps_dedisp_out_opts {
 
 struct sps_dedisp_out;
 
+/* The header of the DM-time stream of data described by in (nsamples
+ * spectra, SPS_NSAMPLES_UNKNOWN if not known) dedispersed at dms/scrunch
+ * in blocks of `block` samples with largest delay max_delay, its values
+ * of nbits bits.  h is overwritten (sps_header_free it). */
+enum sps_err sps_dedisp_stream_header(struct sps_header *h,
+    const struct sps_header *in, const double *dms, const int *scrunch,
+    int ntrials, int nbits, size_t block, size_t max_delay,
+    uint64_t nsamples);
+
 /* Open the outputs of the trials dms/scrunch of data described by in,
  * dedispersed in blocks of `block` samples with max_delay of overlap, of
  * nsamples input spectra (SPS_NSAMPLES_UNKNOWN: not known).  Nothing is

@@ -164,3 +164,34 @@ sps_events_read(FILE *f, struct sps_event *e)
 		    strtok(line, "\n"));
 	return SPS_OK;
 }
+
+/* Through the text and back, in memory. */
+enum sps_err
+sps_events_as_written(struct sps_events_meta *m, struct sps_event *e,
+    size_t n)
+{
+	enum sps_err err = SPS_OK;
+	size_t len = 0, i;
+	char *text = NULL;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if (m != NULL)
+		err = sps_events_write_header(f, m);
+	for (i = 0; i < n && err == SPS_OK; i++)
+		err = sps_events_write(f, &e[i]);
+	if (fclose(f) != 0 && err == SPS_OK)
+		err = sps_fail(SPS_ENOMEM, "out of memory");
+	if (err == SPS_OK && (f = fmemopen(text, len, "r")) == NULL)
+		err = sps_fail(SPS_ENOMEM, "out of memory");
+	if (err == SPS_OK) {
+		if (m != NULL)
+			err = sps_events_read_header(f, m);
+		for (i = 0; i < n && err == SPS_OK; i++)
+			err = sps_events_read(f, &e[i]);
+		fclose(f);
+	}
+	free(text);
+	return err;
+}

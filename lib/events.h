@@ -58,4 +58,11 @@ enum sps_err sps_events_read_header(FILE *f, struct sps_events_meta *m);
 /* SPS_EEOF at the end; SPS_EFORMAT naming the line for a bad line. */
 enum sps_err sps_events_read(FILE *f, struct sps_event *e);
 
+/* The header m (if not NULL) and events e[0..n) as a reader of the text
+ * sees them: written and read back, so that a consumer in the same
+ * process gets the values, to the last digit, that a pipe gives
+ * sps-peaks. */
+enum sps_err sps_events_as_written(struct sps_events_meta *m,
+    struct sps_event *e, size_t n);
+
 #endif

@@ -1,12 +1,15 @@
 /* plan.c: DM-trial plans (plan.h). */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ddplan.h"
 #include "dmdelay.h"
 #include "plan.h"
+#include "planfile.h"
 
 #define RANGE_STEP_JUMP	1.1	/* a step this much off starts a range */
 #define MATCH_TOL	1e-6	/* relative, plan header against data */
@@ -509,4 +512,39 @@ sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
 	if (nsub > 0)
 		m->subband = (double)nsub * span * sizeof(float);
 	m->total = m->input + m->scrunched + m->subband + m->output;
+}
+
+enum sps_err
+sps_plan_range(struct sps_plan *p, const struct sps_header *h, double dm_lo,
+    double dm_hi, double pulse_width_us, double tol, int max_scrunch)
+{
+	enum sps_err e;
+
+	sps_plan_init(p);
+	if ((e = sps_plan_dedisp(p, h, dm_lo, dm_hi, pulse_width_us, tol)) !=
+	    SPS_OK)
+		return e;
+	if (max_scrunch > 1 && (e = sps_plan_scrunch(p, h, max_scrunch)) !=
+	    SPS_OK)
+		return e;
+	return sps_plan_check(p);
+}
+
+enum sps_err
+sps_plan_load(struct sps_plan *p, const char *path,
+    const struct sps_header *h, int max_scrunch)
+{
+	enum sps_err e;
+	FILE *f;
+
+	sps_plan_init(p);
+	if ((f = fopen(path, "r")) == NULL)
+		return sps_fail(SPS_EIO, "%s: %s", path, strerror(errno));
+	e = sps_plan_read(f, path, p);
+	fclose(f);
+	if (e == SPS_OK && (e = sps_plan_match(p, h)) != SPS_OK)
+		e = sps_fail(e, "%s: %s", path, sps_errmsg());
+	if (e == SPS_OK && max_scrunch > 1)
+		e = sps_plan_scrunch(p, h, max_scrunch);
+	return e == SPS_OK ? sps_plan_check(p) : e;
 }

@@ -108,6 +108,18 @@ enum sps_err sps_plan_check_obs(const struct sps_header *h);
 enum sps_err sps_plan_dedisp(struct sps_plan *p, const struct sps_header *h,
     double dm_lo, double dm_hi, double pulse_width_us, double tol);
 
+/* sps_plan_dedisp into an empty plan, then (max_scrunch > 1)
+ * sps_plan_scrunch, then sps_plan_check: the plan of sps-dedisperse and
+ * sps-search --dm LO HI. */
+enum sps_err sps_plan_range(struct sps_plan *p, const struct sps_header *h,
+    double dm_lo, double dm_hi, double pulse_width_us, double tol,
+    int max_scrunch);
+
+/* The plan in the file at path (planfile.h), checked against the data
+ * h describes (sps_plan_match), then as sps_plan_range. */
+enum sps_err sps_plan_load(struct sps_plan *p, const char *path,
+    const struct sps_header *h, int max_scrunch);
+
 /* START + i * STEP for i < count, all with the given scrunch factor. */
 enum sps_err sps_plan_steps(struct sps_plan *p, double start, double step,
     long count, int scrunch);

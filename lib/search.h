@@ -26,6 +26,10 @@
 
 #define SPS_SEARCH_BASELINE	2.0	/* s, shortest default noise window
 					 * (as Heimdall's) */
+#define SPS_SEARCH_WIDTH	4096	/* default widest boxcar, base
+					 * samples (as Heimdall's) */
+#define SPS_SEARCH_OUTLIER	3	/* default rejection, standard
+					 * deviations */
 
 struct sps_search_opts {
 	const char	*algorithm;	/* boxcar.h's names */

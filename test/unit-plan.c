@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ddplan.h"
@@ -154,6 +155,55 @@ test_scrunch_by_diagonal(void **state)
 	assert_int_equal(p.scrunch[5], 64);
 	assert_int_equal(sps_plan_scrunch(&p, &h, 3), SPS_EVALUE);
 	sps_plan_free(&p);
+}
+
+/* sps_plan_range and sps_plan_load: the steps sps-dedisperse and
+ * sps-search take, in one call. */
+static void
+test_range_and_load(void **state)
+{
+	struct sps_plan a, b, c;
+	struct sps_header h;
+	char path[] = "/tmp/unit-plan.XXXXXX";
+	size_t i;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	heimdall_header(&h);
+	sps_plan_init(&b);
+	assert_int_equal(sps_plan_dedisp(&b, &h, 0, 1000, 40, 1.25), SPS_OK);
+	assert_int_equal(sps_plan_range(&a, &h, 0, 1000, 40, 1.25, 1),
+	    SPS_OK);
+	assert_int_equal(a.ntrials, b.ntrials);
+	for (i = 0; i < a.ntrials; i++)
+		assert_true(a.dm[i] == b.dm[i] && a.scrunch[i] == 1);
+	sps_plan_free(&a);
+	assert_int_equal(sps_plan_range(&a, &h, 0, 1000, 40, 1.25, 64),
+	    SPS_OK);
+	assert_int_equal(sps_plan_scrunch(&b, &h, 64), SPS_OK);
+	for (i = 0; i < a.ntrials; i++)
+		assert_int_equal(a.scrunch[i], b.scrunch[i]);
+	assert_true(a.scrunch[a.ntrials - 1] > 1);
+	assert_int_equal(sps_plan_range(&c, &h, 100, 10, 40, 1.25, 1),
+	    SPS_EVALUE);
+	sps_plan_free(&c);
+	/* a plan file: as written, checked against the data */
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	fprintf(f, "0\n10\n20\n");
+	fclose(f);
+	assert_int_equal(sps_plan_load(&c, path, &h, 1), SPS_OK);
+	assert_int_equal(c.ntrials, 3);
+	assert_true(c.dm[2] == 20);
+	sps_plan_free(&c);
+	assert_int_equal(sps_plan_load(&c, "/nonexistent/plan", &h, 1),
+	    SPS_EIO);
+	assert_non_null(strstr(sps_errmsg(), "/nonexistent/plan"));
+	sps_plan_free(&c);
+	unlink(path);
+	sps_plan_free(&a);
+	sps_plan_free(&b);
 }
 
 static void
@@ -343,6 +393,7 @@ main(void)
 		cmocka_unit_test(test_ranges_and_smearing),
 		cmocka_unit_test(test_work_memory),
 		cmocka_unit_test(test_many_channels),
+		cmocka_unit_test(test_range_and_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

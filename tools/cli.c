@@ -111,6 +111,19 @@ cli_long(const char *text, const char *option, long long lo, long long hi)
 }
 
 void
+cli_range(int argc, char **argv, const char *option, double min,
+    double max, double *lo, double *hi, const char *usage)
+{
+	*lo = cli_double(optarg, option, min, max);
+	if (optind >= argc)
+		cli_usage_error(usage, "%s needs two values: LO HI", option);
+	*hi = cli_double(argv[optind++], option, min, max);
+	if (*hi < *lo)
+		cli_usage_error(usage, "%s %g %g: HI is below LO", option, *lo,
+		    *hi);
+}
+
+void
 cli_version(void)
 {
 	printf("%s %s\n", progname, SPS_VERSION);
@@ -134,6 +147,13 @@ cli_fail(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	verrx(1, fmt, ap);
+}
+
+void
+cli_usage(const char *usage, int status)
+{
+	fprintf(status == 0 ? stdout : stderr, "%s", usage);
+	exit(status);
 }
 
 void

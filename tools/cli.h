@@ -14,6 +14,12 @@ double cli_double(const char *text, const char *option, double lo,
 long long cli_long(const char *text, const char *option, long long lo,
     long long hi);
 
+/* The two values of an option of two, such as --dm LO HI: optarg and
+ * the next argument, each a number within [min, max], with LO <= HI;
+ * usage errors otherwise. */
+void cli_range(int argc, char **argv, const char *option, double min,
+    double max, double *lo, double *hi, const char *usage);
+
 /* Print "sps-NAME VERSION" on standard output and exit 0. */
 void cli_version(void) __attribute__((noreturn));
 
@@ -23,6 +29,10 @@ void cli_check(enum sps_err code, const char *what);
 /* Exit 1 with "sps-NAME: what" (printf-style). */
 void cli_fail(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+
+/* The usage text on standard output and exit 0 (status 0, for -h), or on
+ * the standard error and exit status. */
+void cli_usage(const char *usage, int status) __attribute__((noreturn));
 
 /* Exit 2 after "sps-NAME: msg" and "usage: ..." (usage text given). */
 void cli_usage_error(const char *usage, const char *fmt, ...)

@@ -19,7 +19,6 @@
 #include "writer.h"
 
 #define DEFAULT_ALGORITHM	"BD-16"
-#define DEFAULT_WIDTH		4096	/* base samples, as Heimdall */
 
 static const char usage_text[] =
     "usage: sps-boxcar [-q] [-a ALGORITHM] [-w SAMPLES | --max-width-s S]\n"
@@ -79,7 +78,7 @@ parse_options(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	so->algorithm = DEFAULT_ALGORITHM;
 	so->threshold = 6;
-	so->outlier = 3;
+	so->outlier = SPS_SEARCH_OUTLIER;
 	while ((ch = getopt_long(argc, argv, "a:ho:qs:t:w:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -149,7 +148,7 @@ parse_options(struct options *o, int argc, char **argv)
 	if ((o->loss || o->bench) && optind < argc)
 		cli_usage_error(usage_text, "--loss and --bench read no input");
 	if (o->width == 0 && o->width_s == 0)
-		o->width = DEFAULT_WIDTH;
+		o->width = SPS_SEARCH_WIDTH;
 	if (sps_boxcar_plan_make(&p, so->algorithm, 1) != SPS_OK)
 		cli_usage_error(usage_text, "-a %s: %s", so->algorithm,
 		    sps_errmsg());

@@ -12,10 +12,8 @@
 #include "dedisperse.h"
 #include "killmask.h"
 #include "plan.h"
-#include "planfile.h"
 #include "reader.h"
 
-#define DEFAULT_BLOCK	16384	/* output samples per block */
 
 static const char usage_text[] =
     "usage: sps-dedisperse [-q] [-d DM | --dm LO HI [--dm_tol T]\n"
@@ -61,19 +59,6 @@ enum {
 };
 
 static void
-parse_range(struct options *o, int argc, char **argv)
-{
-	o->dm_lo = cli_double(optarg, "--dm", 0, 1e6);
-	if (optind >= argc)
-		cli_usage_error(usage_text, "--dm needs two values: LO HI");
-	o->dm_hi = cli_double(argv[optind++], "--dm", 0, 1e6);
-	if (o->dm_hi < o->dm_lo)
-		cli_usage_error(usage_text, "--dm %g %g: HI is below LO",
-		    o->dm_lo, o->dm_hi);
-	o->range = 1;
-}
-
-static void
 parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -105,7 +90,7 @@ parse_options(struct options *o, int argc, char **argv)
 	o->tol = 1.25;
 	o->width_us = 40;
 	o->nbits = 32;
-	o->block = DEFAULT_BLOCK;
+	o->block = SPS_DEDISP_BLOCK;
 	o->gpu = -1;
 	o->algo = -1;
 	while ((ch = getopt_long(argc, argv, "b:d:hk:o:qt:", longopts,
@@ -153,7 +138,9 @@ parse_options(struct options *o, int argc, char **argv)
 			o->gpu = 1;
 			break;
 		case OPT_DM:
-			parse_range(o, argc, argv);
+			cli_range(argc, argv, "--dm", 0, 1e6, &o->dm_lo,
+			    &o->dm_hi, usage_text);
+			o->range = 1;
 			break;
 		case OPT_GPU:
 			o->gpu = 1;
@@ -212,24 +199,21 @@ static void
 make_plan(const struct options *o, const struct sps_header *h,
     struct sps_plan *plan)
 {
-	sps_plan_init(plan);
-	if (o->single) {
-		cli_check(sps_plan_add(plan, o->dm_single, 1), NULL);
-	} else if (o->range) {
-		cli_check(sps_plan_dedisp(plan, h, o->dm_lo, o->dm_hi,
-		    o->width_us, o->tol), NULL);
-	} else {
-		FILE *f = fopen(o->plan_file, "r");
+	int max_scrunch = o->scrunch ? SPS_DEDISP_SCRUNCH_MAX : 1;
 
-		if (f == NULL)
-			err(1, "%s", o->plan_file);
-		cli_check(sps_plan_read(f, o->plan_file, plan), NULL);
-		fclose(f);
-		cli_check(sps_plan_match(plan, h), o->plan_file);
+	if (o->range)
+		cli_check(sps_plan_range(plan, h, o->dm_lo, o->dm_hi,
+		    o->width_us, o->tol, max_scrunch), NULL);
+	else if (o->plan_file != NULL)
+		cli_check(sps_plan_load(plan, o->plan_file, h, max_scrunch),
+		    NULL);
+	else {
+		sps_plan_init(plan);
+		cli_check(sps_plan_add(plan, o->dm_single, 1), NULL);
+		if (max_scrunch > 1)
+			cli_check(sps_plan_scrunch(plan, h, max_scrunch), NULL);
+		cli_check(sps_plan_check(plan), NULL);
 	}
-	if (o->scrunch)
-		cli_check(sps_plan_scrunch(plan, h, 1 << 10), NULL);
-	cli_check(sps_plan_check(plan), NULL);
 }
 
 /* What the run will do and the memory it has, before any data. */

@@ -1,0 +1,160 @@
+/* searchrun.c: one input searched in one process (searchrun.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dedisp_out.h"
+#include "events.h"
+#include "killmask.h"
+#include "searchrun.h"
+
+struct sps_searchrun {
+	struct sps_reader	*r;
+	struct sps_dedisp_engine *eng;
+	struct sps_header	 dmt;	/* the DM-time stream's header */
+	struct sps_search	*search;
+	struct sps_sift		 sift;
+	double			 tsamp;
+	uint64_t		 events;
+	int			 stage;	/* 0 blocks, 1 the search ended, 2 the
+					 * sifting ended, 3 all out */
+};
+
+static enum sps_err
+setup(struct sps_searchrun *s, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o)
+{
+	struct sps_search_opts so = o->search;
+	struct sps_dedisp_engine_info in;
+	struct sps_events_meta m;
+	unsigned char *kill = NULL;
+	enum sps_err e;
+
+	if (o->killfile != NULL && (e = sps_killmask_load(o->killfile,
+	    s->r->hdr.nchans, &kill)) != SPS_OK)
+		return e;
+	e = sps_dedisp_engine_create(&s->eng, s->r, plan->dm, plan->scrunch,
+	    (int)plan->ntrials, kill, &o->dedisp);
+	free(kill);
+	if (e != SPS_OK)
+		return e;
+	sps_dedisp_engine_info(s->eng, &in);
+	if ((e = sps_dedisp_stream_header(&s->dmt, &s->r->hdr, plan->dm,
+	    plan->scrunch, (int)plan->ntrials, 32, in.block, in.max_delay,
+	    s->r->nsamples)) != SPS_OK)
+		return e;
+	so.name = "stdin";	/* as sps-boxcar at the end of the pipe */
+	if ((e = sps_search_create(&s->search, &s->dmt, &so)) != SPS_OK)
+		return e;
+	sps_search_events_meta(s->search, &s->dmt, s->r->nsamples ==
+	    SPS_NSAMPLES_UNKNOWN ? 0 : s->r->nsamples, &m);
+	if ((e = sps_events_as_written(&m, NULL, 0)) != SPS_OK)
+		return e;
+	s->tsamp = m.tsamp;
+	return sps_sift_init(&s->sift, &o->sift, &m);
+}
+
+enum sps_err
+sps_searchrun_create(struct sps_searchrun **sp, struct sps_reader *r,
+    const struct sps_plan *plan, const struct sps_searchrun_opts *o)
+{
+	struct sps_searchrun *s;
+	enum sps_err e;
+
+	*sp = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	s->r = r;
+	sps_header_init(&s->dmt);
+	if ((e = setup(s, plan, o)) != SPS_OK) {
+		sps_searchrun_free(s);
+		return e;
+	}
+	*sp = s;
+	return SPS_OK;
+}
+
+void
+sps_searchrun_free(struct sps_searchrun *s)
+{
+	if (s == NULL)
+		return;
+	sps_sift_free(&s->sift);
+	sps_search_free(s->search);
+	sps_header_free(&s->dmt);
+	sps_dedisp_engine_free(s->eng);
+	free(s);
+}
+
+double
+sps_searchrun_tsamp(const struct sps_searchrun *s)
+{
+	return s->tsamp;
+}
+
+void
+sps_searchrun_info(const struct sps_searchrun *s,
+    struct sps_searchrun_info *info)
+{
+	sps_dedisp_engine_info(s->eng, &info->dedisp);
+	info->events = s->events;
+}
+
+/* The events the search has found, to the sifting as text gives them. */
+static enum sps_err
+sift_events(struct sps_searchrun *s)
+{
+	const struct sps_event *ev;
+	struct sps_event e;
+	enum sps_err err;
+	size_t n, j;
+
+	ev = sps_search_events(s->search, &n);
+	for (j = 0; j < n; j++) {
+		e = ev[j];
+		if ((err = sps_events_as_written(NULL, &e, 1)) != SPS_OK ||
+		    (err = sps_sift_add(&s->sift, &e)) != SPS_OK)
+			return err;
+	}
+	s->events += n;
+	return SPS_OK;
+}
+
+/* One more step: a block dedispersed and searched, or the ends. */
+static enum sps_err
+step(struct sps_searchrun *s)
+{
+	const float *block;
+	enum sps_err e;
+	size_t n;
+
+	switch (s->stage) {
+	case 0:
+		if ((e = sps_dedisp_engine_next(s->eng, &block, &n)) != SPS_OK)
+			return e;
+		if (n > 0)
+			e = sps_search_feed(s->search, block, n);
+		else if ((e = sps_search_finish(s->search)) == SPS_OK)
+			s->stage = 1;
+		return e == SPS_OK ? sift_events(s) : e;
+	case 1:
+		s->stage = 2;
+		return sps_sift_finish(&s->sift);
+	case 2:
+		s->stage = 3;
+		sps_sift_end(&s->sift);	/* the last flood window is over */
+		return SPS_OK;
+	default:
+		return SPS_OK;
+	}
+}
+
+enum sps_err
+sps_searchrun_next(struct sps_searchrun *s, struct sps_cand *c, int *got)
+{
+	enum sps_err e;
+
+	while (!(*got = sps_sift_next(&s->sift, c)) && s->stage < 3)
+		if ((e = step(s)) != SPS_OK)
+			return e;
+	return SPS_OK;
+}

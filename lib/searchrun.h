@@ -1,0 +1,56 @@
+/* searchrun.h: the whole search of one input in one process: the
+ * dedispersion engine (dedisp_engine.h, CPU or GPU) hands its DM-time
+ * blocks to the search engine (search.h), whose events go to the
+ * clustering, cuts and flood flags of sps-peaks (sift.h), giving
+ * candidates.
+ *
+ * It gives the candidates that the pipe of the single tools gives,
+ *	sps-dedisperse | sps-boxcar | sps-peaks
+ * with the same settings: the blocks are the same floats, and the events
+ * and their header reach the sifting as sps-peaks reads them from the
+ * text (events.h, sps_events_as_written). */
+#ifndef SPS_SEARCHRUN_H
+#define SPS_SEARCHRUN_H
+
+#include <stdint.h>
+
+#include "dedisp_engine.h"
+#include "error.h"
+#include "peaks.h"
+#include "plan.h"
+#include "reader.h"
+#include "search.h"
+#include "sift.h"
+
+struct sps_searchrun_opts {
+	struct sps_dedisp_engine_opts	dedisp;
+	struct sps_search_opts		search;	/* name: set here */
+	struct sps_sift_opts		sift;
+	const char			*killfile;	/* NULL: none */
+};
+
+struct sps_searchrun;
+
+/* For the input of r (open, its header read) at the trials of plan,
+ * leaving out the channels of o->killfile (killmask.h). */
+enum sps_err sps_searchrun_create(struct sps_searchrun **s,
+    struct sps_reader *r, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o);
+void sps_searchrun_free(struct sps_searchrun *s);
+
+/* The next candidate (in the order sps-peaks writes them): 1 and *c, or
+ * 0 at the end. */
+enum sps_err sps_searchrun_next(struct sps_searchrun *s, struct sps_cand *c,
+    int *got);
+
+/* The sampling time of the candidates' samples, s. */
+double sps_searchrun_tsamp(const struct sps_searchrun *s);
+
+struct sps_searchrun_info {
+	struct sps_dedisp_engine_info	dedisp;
+	uint64_t			events;	/* so far */
+};
+void sps_searchrun_info(const struct sps_searchrun *s,
+    struct sps_searchrun_info *info);
+
+#endif

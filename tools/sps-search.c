@@ -1,0 +1,356 @@
+/* sps-search: the whole single-pulse search of one observation, in one
+ * process: read, dedisperse (CPU or GPU), search, candidates; or, with
+ * --pipe, the same through the pipe of the single tools. */
+#include <err.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "candset.h"
+#include "cli.h"
+#include "pipeline.h"
+#include "plan.h"
+#include "reader.h"
+#include "searchrun.h"
+#include "unfinished.h"
+
+static const char usage_text[] =
+    "usage: sps-search [-q] [--dm LO HI [--dm_tol T] [--dm_pulse_width US]\n"
+    "           | --plan FILE] [--scrunch] [-s SNR] [-a ALGORITHM] [-w SAMPLES]\n"
+    "           [-k KILLFILE] [-t THREADS] [--gpu [--device N] | --cpu]\n"
+    "           [--pipe] [-o DIR] [FILE]\n";
+
+struct options {
+	const char	*input;
+	const char	*outdir;
+	double		 dm_lo, dm_hi, tol, width_us;
+	const char	*plan_file;	/* else the dedisp list of the range */
+	int		 scrunch;
+	int		 range;	/* --dm given */
+	int		 pipe;
+	int		 quiet;
+	struct sps_searchrun_opts run;	/* the stages' settings */
+};
+
+enum {
+	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_SCRUNCH, OPT_GPU, OPT_CPU,
+	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION
+};
+
+static void
+parse_options(struct options *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "dm", required_argument, NULL, OPT_DM },
+		{ "dm_pulse_width", required_argument, NULL, OPT_WIDTH },
+		{ "dm_tol", required_argument, NULL, OPT_TOL },
+		{ "gpu", no_argument, NULL, OPT_GPU },
+		{ "help", no_argument, NULL, 'h' },
+		{ "killmask", required_argument, NULL, 'k' },
+		{ "max-width", required_argument, NULL, 'w' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pipe", no_argument, NULL, OPT_PIPE },
+		{ "plan", required_argument, NULL, OPT_PLAN },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "scrunch", no_argument, NULL, OPT_SCRUNCH },
+		{ "threads", required_argument, NULL, 't' },
+		{ "threshold", required_argument, NULL, 's' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sps_searchrun_opts *ro = &o->run;
+	struct sps_boxcar_plan p;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->dm_hi = 1000;
+	o->tol = 1.25;
+	o->width_us = 40;
+	ro->dedisp.engine = SPS_ENGINE_ANY;
+	ro->dedisp.block = SPS_DEDISP_BLOCK;
+	ro->search.algorithm = "BD-16";
+	ro->search.max_width = SPS_SEARCH_WIDTH;
+	ro->search.threshold = 7;
+	ro->search.outlier = SPS_SEARCH_OUTLIER;
+	sps_sift_defaults(&ro->sift);
+	while ((ch = getopt_long(argc, argv, "a:hk:o:qs:t:w:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			ro->search.algorithm = optarg;
+			break;
+		case 'h':
+			cli_usage(usage_text, 0);
+			break;
+		case 'k':
+			ro->killfile = optarg;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 's':
+			ro->search.threshold = cli_double(optarg, "-s", 0,
+			    1e6);
+			break;
+		case 't':
+			ro->dedisp.plan.nthreads = (int)cli_long(optarg, "-t",
+			    1, 4096);
+			break;
+		case 'w':
+			ro->search.max_width = (int)cli_long(optarg, "-w", 1,
+			    SPS_BOXCAR_MAXWIDTH);
+			break;
+		case OPT_CPU:
+			ro->dedisp.engine = SPS_ENGINE_CPU;
+			break;
+		case OPT_DEVICE:
+			ro->dedisp.device = (int)cli_long(optarg, "--device",
+			    0, 1024);
+			ro->dedisp.engine = SPS_ENGINE_GPU;
+			break;
+		case OPT_DM:
+			cli_range(argc, argv, "--dm", 0, 1e6, &o->dm_lo,
+			    &o->dm_hi, usage_text);
+			o->range = 1;
+			break;
+		case OPT_GPU:
+			ro->dedisp.engine = SPS_ENGINE_GPU;
+			break;
+		case OPT_PIPE:
+			o->pipe = 1;
+			break;
+		case OPT_PLAN:
+			o->plan_file = optarg;
+			break;
+		case OPT_SCRUNCH:
+			o->scrunch = 1;
+			break;
+		case OPT_TOL:
+			o->tol = cli_double(optarg, "--dm_tol", 1.0001, 100);
+			break;
+		case OPT_VERSION:
+			cli_version();
+			break;
+		case OPT_WIDTH:
+			o->width_us = cli_double(optarg, "--dm_pulse_width", 0,
+			    1e9);
+			break;
+		default:
+			cli_usage(usage_text, 2);
+		}
+	}
+	o->input = cli_input(argc, argv, usage_text);
+	if (o->range && o->plan_file != NULL)
+		cli_usage_error(usage_text, "give --dm LO HI or --plan FILE, "
+		    "not both");
+	ro->search.nthreads = ro->dedisp.plan.nthreads;
+	ro->sift.peaks.threshold = ro->search.threshold;
+	if (sps_boxcar_plan_make(&p, ro->search.algorithm, 1) != SPS_OK)
+		cli_usage_error(usage_text, "-a %s: %s", ro->search.algorithm,
+		    sps_errmsg());
+}
+
+/* ---- the search in one process ---- */
+
+static void
+report(const struct sps_searchrun *run, uint64_t ncand, double seconds,
+    double span)
+{
+	struct sps_searchrun_info in;
+
+	sps_searchrun_info(run, &in);
+	fprintf(stderr, "sps-search: %d trials dedispersed on the %s, "
+	    "searched on the CPU: %llu events, %llu candidates, %.2f s (%.1fx "
+	    "real time)\n", in.dedisp.ntrials, in.dedisp.on_gpu ? "GPU" :
+	    "CPU", (unsigned long long)in.events, (unsigned long long)ncand,
+	    seconds, span / seconds);
+}
+
+static int
+run_fused(const struct options *o)
+{
+	struct sps_searchrun *run;
+	struct sps_candset out;
+	struct sps_reader r;
+	struct sps_plan plan;
+	struct sps_cand c;
+	double start = cli_now();
+	uint64_t ncand = 0;
+	int got;
+
+	cli_check(sps_reader_open(&r, o->input), NULL);
+	if (r.hdr.sps_dmtime || r.hdr.sps_order != 0)
+		errx(1, "%s: not time-major filterbank data", r.name);
+	if (o->plan_file != NULL)
+		cli_check(sps_plan_load(&plan, o->plan_file, &r.hdr, o->scrunch ?
+		    SPS_DEDISP_SCRUNCH_MAX : 1), NULL);
+	else
+		cli_check(sps_plan_range(&plan, &r.hdr, o->dm_lo, o->dm_hi,
+		    o->width_us, o->tol, o->scrunch ? SPS_DEDISP_SCRUNCH_MAX :
+		    1), NULL);
+	cli_check(sps_searchrun_create(&run, &r, &plan, &o->run), NULL);
+	cli_check(sps_candset_open(&out, o->outdir, sps_searchrun_tsamp(run)),
+	    NULL);
+	for (;;) {
+		cli_check(sps_searchrun_next(run, &c, &got), NULL);
+		if (!got)
+			break;
+		cli_check(sps_candset_put(&out, &c), NULL);
+		ncand++;
+	}
+	cli_check(sps_candset_close(&out), NULL);
+	if (!o->quiet)
+		report(run, ncand, cli_now() - start, r.position *
+		    r.hdr.tsamp);
+	sps_searchrun_free(run);
+	sps_plan_free(&plan);
+	sps_reader_close(&r);
+	return 0;
+}
+
+/* ---- --pipe: the same search through the single tools ---- */
+
+#define MAXARGS	32
+
+/* Append printf(fmt, ...) as one argument of argv (kept to the end). */
+static void
+arg(char **argv, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	if (n >= MAXARGS - 1)
+		errx(1, "internal error: too many arguments");
+	va_start(ap, fmt);
+	if (vasprintf(&argv[n], fmt, ap) < 0)
+		err(1, NULL);
+	va_end(ap);
+}
+
+/* argv[0]: a program beside this one (the same build), else from PATH. */
+static void
+program(char **argv, const char *name)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	memset(argv, 0, MAXARGS * sizeof(*argv));
+	if (n > 0 && (self[n] = '\0', slash = strrchr(self, '/')) != NULL) {
+		*slash = '\0';
+		arg(argv, "%s/%s", self, name);
+	} else
+		arg(argv, "%s", name);
+}
+
+static void
+stage_args(char **dd, char **bx, const struct options *o)
+{
+	const struct sps_searchrun_opts *ro = &o->run;
+
+	program(dd, "sps-dedisperse");
+	program(bx, "sps-boxcar");
+	if (o->quiet) {
+		arg(dd, "-q");
+		arg(bx, "-q");
+	}
+	if (ro->dedisp.engine == SPS_ENGINE_CPU)
+		arg(dd, "--cpu");
+	else if (ro->dedisp.engine == SPS_ENGINE_GPU)
+		arg(dd, "--device=%d", ro->dedisp.device);
+	if (o->plan_file != NULL)
+		arg(dd, "--plan=%s", o->plan_file);
+	else {
+		arg(dd, "--dm=%.17g", o->dm_lo);
+		arg(dd, "%.17g", o->dm_hi);
+		arg(dd, "--dm_tol=%.17g", o->tol);
+		arg(dd, "--dm_pulse_width=%.17g", o->width_us);
+	}
+	if (o->scrunch)
+		arg(dd, "--scrunch");
+	if (ro->killfile != NULL)
+		arg(dd, "--killmask=%s", ro->killfile);
+	if (ro->dedisp.plan.nthreads > 0) {
+		arg(dd, "--threads=%d", ro->dedisp.plan.nthreads);
+		arg(bx, "--threads=%d", ro->dedisp.plan.nthreads);
+	}
+	arg(dd, "%s", o->input);
+	arg(bx, "--algorithm=%s", ro->search.algorithm);
+	arg(bx, "--threshold=%.17g", ro->search.threshold);
+	arg(bx, "--max-width=%d", ro->search.max_width);
+}
+
+static void
+run_stages(char **argv[], int n, int out_fd)
+{
+	int failed, status, i, j;
+
+	cli_check(sps_pipeline_run((char *const *const *)argv, n, out_fd,
+	    &failed, &status), NULL);
+	if (failed >= 0 && WIFSIGNALED(status))
+		errx(1, "stage failed: %s killed by signal %d",
+		    basename(argv[failed][0]), WTERMSIG(status));
+	if (failed >= 0)
+		errx(1, "stage failed: %s exited %d",
+		    basename(argv[failed][0]), WEXITSTATUS(status));
+	for (i = 0; i < n; i++)
+		for (j = 0; argv[i][j] != NULL; j++)
+			free(argv[i][j]);
+}
+
+/* sps-dedisperse | sps-boxcar > events, then sps-peaks for each output. */
+static int
+run_pipe(const struct options *o)
+{
+	static const char *const formats[] = { "text", "heimdall", "presto" };
+	char *dd[MAXARGS], *bx[MAXARGS], *pk[MAXARGS], events[PATH_MAX];
+	char **argv[2] = { dd, bx };
+	const char *tmp = getenv("TMPDIR");
+	int fd, i;
+
+	snprintf(events, sizeof(events), "%s/sps-search.XXXXXX", tmp != NULL ?
+	    tmp : "/tmp");
+	if ((fd = mkstemp(events)) < 0)
+		err(1, "%s", events);
+	cli_check(sps_unfinished_add(events), NULL);	/* gone at any end */
+	cli_check(sps_candset_dir(o->outdir), NULL);
+	stage_args(dd, bx, o);
+	run_stages(argv, 2, fd);
+	close(fd);
+	for (i = 0; i < (o->outdir != NULL ? SPS_CANDSET_MAX : 1); i++) {
+		program(pk, "sps-peaks");
+		arg(pk, "-q");
+		arg(pk, "--threshold=%.17g", o->run.search.threshold);
+		arg(pk, "--format=%s", formats[sps_candset_files[i].format]);
+		if (sps_candset_files[i].file != NULL)
+			arg(pk, "--output=%s/%s", o->outdir, sps_candset_files[i].file);
+		arg(pk, "%s", events);
+		argv[0] = pk;
+		run_stages(argv, 1, STDOUT_FILENO);
+	}
+	sps_unfinished_remove_all();
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+
+	cli_init("sps-search", argv);
+	parse_options(&o, argc, argv);
+	return o.pipe ? run_pipe(&o) : run_fused(&o);
+}
