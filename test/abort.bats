@@ -110,3 +110,9 @@ each_signal() {
 	run -1 sps-boxcar -o out/ev cut.dmt
 	[ -z "$(ls -A out)" ] || fail "left $(ls -A out)"
 }
+
+@test "abort: sps-search -o DIR, in one process and through the pipe" {
+	each_signal "$data/parkes_8bit_1.fil" sps-search --dm 0 30 -o out in
+	each_signal "$data/parkes_8bit_1.fil" sps-search --pipe --dm 0 30 \
+	    -o out in
+}

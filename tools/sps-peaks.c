@@ -37,17 +37,6 @@ struct options {
 	int			 quiet;
 };
 
-/* The output being written, removed if the run fails. */
-static struct sps_writer *unfinished;
-
-static void
-remove_unfinished(void)
-{
-	if (unfinished != NULL && unfinished->f != NULL &&
-	    unfinished->f != stdout)
-		sps_writer_abort(unfinished);
-}
-
 static void
 usage(int status)
 {
@@ -298,7 +287,6 @@ open_sink(struct sps_cand_sink *sink, struct sps_writer *w,
 	out.flood_length = o->sift.flood_length;
 	if (o->per_dm == NULL) {
 		cli_check(sps_writer_open(w, o->output), NULL);
-		unfinished = w;
 		out.f = w->f;
 	}
 	sps_cand_sink_init(sink, &out, o->per_dm);
@@ -309,10 +297,8 @@ close_sink(struct sps_cand_sink *sink, struct sps_writer *w,
     const struct options *o)
 {
 	cli_check(sps_cand_sink_close(sink), sink_name(o));
-	if (o->per_dm == NULL) {
-		unfinished = NULL;
+	if (o->per_dm == NULL)
 		cli_check(sps_writer_close(w), NULL);
-	}
 	sps_cand_sink_free(sink);
 }
 
@@ -367,7 +353,6 @@ main(int argc, char **argv)
 	FILE *in;
 
 	cli_init("sps-peaks", argv);
-	atexit(remove_unfinished);
 	parse_options(&o, argc, argv);
 	in = open_input(o.input, &name);
 	read_meta(in, name, &meta);
