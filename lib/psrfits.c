@@ -1469,7 +1469,7 @@ psrfits_close(void *state)
 }
 
 static const struct sps_source_ops psrfits_ops = {
-	psrfits_read_raw, psrfits_read_float, psrfits_close,
+	psrfits_read_raw, psrfits_read_float, psrfits_close, NULL,
 };
 
 static enum sps_err
