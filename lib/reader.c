@@ -184,12 +184,18 @@ sigproc_read_float(void *state, float *buf, size_t n, size_t *got)
 	memcpy(buf, s->carry, s->ncarry * sizeof(float));
 	to_decode = need - s->ncarry;
 	want = sps_packed_bytes(to_decode, s->nbits);
-	if ((e = grow_bytes(s, want)) != SPS_OK ||
-	    (e = read_bytes(s, s->bytes, want, &nbytes)) != SPS_OK)
+	if (s->nbits == 32)	/* the bytes are the floats: read in place */
+		e = read_bytes(s, (unsigned char *)(buf + s->ncarry), want,
+		    &nbytes);
+	else if ((e = grow_bytes(s, want)) == SPS_OK)
+		e = read_bytes(s, s->bytes, want, &nbytes);
+	if (e != SPS_OK)
 		return e;
 	avail = nbytes * 8 / (size_t)s->nbits;
 	use = avail < to_decode ? avail : to_decode;
-	sps_unpack(s->bytes, buf + s->ncarry, use, s->nbits, s->is_signed);
+	if (s->nbits != 32)
+		sps_unpack(s->bytes, buf + s->ncarry, use, s->nbits,
+		    s->is_signed);
 	total = s->ncarry + use;
 	s->ncarry = 0;
 	if (avail > use)

@@ -21,6 +21,7 @@
 #include "writer.h"
 
 #define BLOCK_VALUES	(1 << 22)	/* floats per block, about */
+#define CACHE_VALUES	(1 << 16)	/* ... when its size does not matter */
 #define BLOCK_SPECTRA	4096		/* spectra per block, at most */
 /* Bytes per block copied as bytes, about: small enough to stay in the
  * cache from its read to its write (blocks of 16 MB and more, read by
@@ -296,18 +297,30 @@ make_plan(struct sps_filterbank *p, const struct sps_reader *r,
 
 /* ---- the data ---- */
 
+/* Spectra per block of values.  The first block sets the rescaling, and
+ * a gap between joined files is filled from the block read before it:
+ * with either, blocks keep the size they always had.  Else they are small
+ * enough to stay in the cache from their read to their write. */
+static size_t
+value_block(const struct sps_filterbank *p, const struct sps_reader *r)
+{
+	size_t per = (size_t)p->nifs * p->nin, block;
+
+	block = (p->mean != NULL || r->gap_spectra > 0 ? BLOCK_VALUES :
+	    CACHE_VALUES) / per;
+	return block < 1 ? 1 : block > BLOCK_SPECTRA ? BLOCK_SPECTRA : block;
+}
+
 static uint64_t
 copy_data(struct sps_reader *r, struct sps_writer *w,
     struct sps_filterbank *p, const struct options *o)
 {
-	size_t per = (size_t)p->nifs * p->nin, block, got;
+	size_t per = (size_t)p->nifs * p->nin, block = value_block(p, r), got;
 	uint64_t left = p->count, done = 0;
 	int quiet = o->quiet || w->f == stdout;
 	float *in, *out, *result;
 	enum sps_err e;
 
-	block = BLOCK_VALUES / per;
-	block = block < 1 ? 1 : block > BLOCK_SPECTRA ? BLOCK_SPECTRA : block;
 	in = malloc(block * per * sizeof(float));
 	out = malloc(block * (size_t)p->nifs * p->nout * sizeof(float));
 	if (in == NULL || out == NULL)
