@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "filterbank.h"
+#include "psrfits.h"
 #include "reader.h"
 
 void
@@ -282,24 +283,63 @@ apply_scaling(struct sps_filterbank *p, float *out, size_t n)
 			    (out[i * values + v] - p->mean[v]) * p->scale[v]);
 }
 
-void
+/* The plan changes no value: every channel kept in its order, none
+ * masked, no rescaling. */
+static int
+keeps_values(const struct sps_filterbank *p)
+{
+	return p->nout == p->nin && !p->flip && p->nmasked == 0 &&
+	    p->mean == NULL;
+}
+
+/* The kept channels of one IF of one spectrum, in their output order. */
+static void
+cut(const struct sps_filterbank *p, const float *src, float *dst)
+{
+	const float *last = src + p->first + p->nout - 1;
+	int c;
+
+	if (!p->flip) {
+		memcpy(dst, src + p->first, (size_t)p->nout * sizeof(float));
+		return;
+	}
+	for (c = 0; c < p->nout; c++)
+		dst[c] = last[-c];
+}
+
+float *
 sps_filterbank_execute(struct sps_filterbank *p, float *in, float *out,
     size_t n)
 {
 	size_t i, ifs;
-	int c;
 
+	if (keeps_values(p))
+		return in;
 	for (i = 0; i < n; i++)
 		for (ifs = 0; ifs < (size_t)p->nifs; ifs++) {
 			float *src = in + (i * p->nifs + ifs) * p->nin;
-			float *dst = out + (i * p->nifs + ifs) * p->nout;
 
 			apply_mask(p, src);
-			for (c = 0; c < p->nout; c++)
-				dst[c] = src[p->first + (p->flip ?
-				    p->nout - 1 - c : c)];
+			cut(p, src, out + (i * p->nifs + ifs) * p->nout);
 		}
 	apply_scaling(p, out, n);
+	return out;
+}
+
+int
+sps_filterbank_copies_bytes(const struct sps_filterbank *p,
+    const struct sps_reader *r)
+{
+	const struct sps_header *h = &r->hdr;
+
+	/* a stream of wider values that ends in a spectrum is reported in
+	 * the whole values read of it, which raw reads do not count */
+	if (r->nsamples == SPS_NSAMPLES_UNKNOWN && h->nbits > 8)
+		return 0;
+	return keeps_values(p) && sps_psrfits_info(r) == NULL &&
+	    r->gap_spectra == 0 && h->sps_order == 0 &&
+	    sps_spectrum_whole_bytes(h) && p->nbits == h->nbits &&
+	    p->is_signed == (h->nbits == 8 && h->sign < 0);
 }
 
 void

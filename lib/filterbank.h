@@ -9,7 +9,9 @@
  * sps_filterbank_time, sps_filterbank_channels, the mask (chanmask.h,
  * into p->masked), sps_filterbank_output.  sps_filterbank_header then
  * gives the output header and sps_filterbank_execute transforms blocks
- * of spectra (time-major, nifs * nchans floats each). */
+ * of spectra (time-major, nifs * nchans floats each), unless
+ * sps_filterbank_copies_bytes says that the input's bytes can be copied
+ * as they are. */
 #ifndef SPS_FILTERBANK_H
 #define SPS_FILTERBANK_H
 
@@ -84,10 +86,20 @@ enum sps_err sps_filterbank_header(const struct sps_filterbank *p,
     const struct sps_header *in, struct sps_header *out);
 
 /* Mask, cut, flip and rescale n spectra from in (whose masked channels
- * are filled in place) to out (nifs * nout floats each).  The first call
- * takes the rescaling statistics. */
-void sps_filterbank_execute(struct sps_filterbank *p, float *in, float *out,
-    size_t n);
+ * are filled in place) to out (nifs * nout floats each), and return out;
+ * or return in, leaving out alone, when the plan changes no value.  The
+ * first call takes the rescaling statistics. */
+float *sps_filterbank_execute(struct sps_filterbank *p, float *in,
+    float *out, size_t n);
+
+struct sps_reader;
+/* Can the spectra of r go to the output as the bytes they are?  When the
+ * plan changes no value, nbits or sign, and r reads SIGPROC spectra of
+ * whole bytes in time order, from one input or from files joined without
+ * gaps (and from a stream, only at 8 bits or fewer).  The time range may
+ * be anything. */
+int sps_filterbank_copies_bytes(const struct sps_filterbank *p,
+    const struct sps_reader *r);
 
 void sps_filterbank_free(struct sps_filterbank *p);
 

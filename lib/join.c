@@ -118,6 +118,21 @@ remember_mean(struct chain *c, const float *buf, size_t n)
 	}
 }
 
+/* The current file is read to its end: open the next, if any. */
+static enum sps_err
+next_file(struct chain *c)
+{
+	enum sps_err e;
+
+	sps_reader_close(&c->sub);
+	if (++c->current >= c->npaths)
+		return SPS_EEOF;
+	if ((e = sps_reader_open(&c->sub, c->paths[c->current])) != SPS_OK)
+		return e;
+	c->gap_left = c->gaps[c->current];
+	return SPS_OK;
+}
+
 static enum sps_err
 chain_read_float(void *state, float *buf, size_t n, size_t *got)
 {
@@ -134,14 +149,22 @@ chain_read_float(void *state, float *buf, size_t n, size_t *got)
 				remember_mean(c, buf, *got);
 			return e;
 		}
-		sps_reader_close(&c->sub);
-		if (++c->current >= c->npaths)
-			return SPS_EEOF;
-		if ((e = sps_reader_open(&c->sub, c->paths[c->current])) !=
-		    SPS_OK)
+		if ((e = next_file(c)) != SPS_OK)
 			return e;
-		c->gap_left = c->gaps[c->current];
 	}
+}
+
+/* Gaps are filled from the values read last: what fills them depends on
+ * how the spectra before were read, so they are read as values. */
+static int
+has_gaps(const struct chain *c)
+{
+	int i;
+
+	for (i = 0; i < c->npaths; i++)
+		if (c->gaps[i] > 0)
+			return 1;
+	return 0;
 }
 
 static enum sps_err
@@ -151,20 +174,39 @@ chain_read_raw(void *state, unsigned char *buf, size_t n, size_t *got)
 	enum sps_err e;
 
 	*got = 0;
-	if (c->fill_gaps)
+	if (has_gaps(c))
 		return sps_fail(SPS_EUSAGE, "raw reads of joined files with "
-		    "gap filling are not available");
+		    "gaps are not available");
 	for (;;) {
 		e = sps_reader_read_raw(&c->sub, buf, n, got);
 		if (e != SPS_EEOF)
 			return e;
-		sps_reader_close(&c->sub);
-		if (++c->current >= c->npaths)
-			return SPS_EEOF;
-		if ((e = sps_reader_open(&c->sub, c->paths[c->current])) !=
-		    SPS_OK)
+		if ((e = next_file(c)) != SPS_OK)
 			return e;
 	}
+}
+
+/* Each file skips what it holds (a seek); the gaps are read. */
+static enum sps_err
+chain_skip(void *state, uint64_t n, uint64_t *skipped)
+{
+	struct chain *c = state;
+	enum sps_err e;
+	uint64_t take;
+
+	*skipped = 0;
+	if (has_gaps(c))
+		return SPS_OK;
+	while (*skipped < n) {
+		take = c->sub.nsamples - c->sub.position;
+		take = take < n - *skipped ? take : n - *skipped;
+		if ((e = sps_reader_skip(&c->sub, take)) != SPS_OK)
+			return e;
+		*skipped += take;
+		if (*skipped < n && (e = next_file(c)) != SPS_OK)
+			return e == SPS_EEOF ? SPS_OK : e;
+	}
+	return SPS_OK;
 }
 
 static void
@@ -182,7 +224,7 @@ chain_close(void *state)
 }
 
 static const struct sps_source_ops chain_ops = {
-	chain_read_raw, chain_read_float, chain_close,
+	chain_read_raw, chain_read_float, chain_close, chain_skip,
 };
 
 static enum sps_err

@@ -1028,7 +1028,7 @@ alloc_arrays(struct psrfits *s)
 	s->bias = calloc(nchan * 2, sizeof(double));
 	s->sum = calloc(nchan, sizeof(double));
 	s->mean = calloc(nchan, sizeof(float));
-	s->vals = calloc(nchan, sizeof(float));
+	s->vals = calloc(nchan * 2, sizeof(float));
 	if (s->wts == NULL || s->scl == NULL || s->offs == NULL ||
 	    s->gain == NULL || s->bias == NULL || s->sum == NULL ||
 	    s->mean == NULL || s->vals == NULL)
@@ -1270,13 +1270,78 @@ read_chunk(struct psrfits *s, long row, size_t first, size_t k)
 	return SPS_OK;
 }
 
-/* n samples from value index first of the chunk into s->vals. */
+/* Whole bytes of 1-, 2- or 4-bit samples, the first in the high bits
+ * (the reverse of SIGPROC's order), spelt out so that they vectorise. */
 static void
-unpack_values(struct psrfits *s, size_t first, size_t n)
+unpack_high_first(const unsigned char *raw, float *out, size_t nbytes,
+    int nbits)
+{
+	size_t j;
+
+	switch (nbits) {
+	case 1:
+		for (j = 0; j < nbytes; j++) {
+			unsigned b = raw[j];
+
+			out[8 * j] = (float)(b >> 7);
+			out[8 * j + 1] = (float)(b >> 6 & 1);
+			out[8 * j + 2] = (float)(b >> 5 & 1);
+			out[8 * j + 3] = (float)(b >> 4 & 1);
+			out[8 * j + 4] = (float)(b >> 3 & 1);
+			out[8 * j + 5] = (float)(b >> 2 & 1);
+			out[8 * j + 6] = (float)(b >> 1 & 1);
+			out[8 * j + 7] = (float)(b & 1);
+		}
+		break;
+	case 2:
+		for (j = 0; j < nbytes; j++) {
+			unsigned b = raw[j];
+
+			out[4 * j] = (float)(b >> 6);
+			out[4 * j + 1] = (float)(b >> 4 & 3);
+			out[4 * j + 2] = (float)(b >> 2 & 3);
+			out[4 * j + 3] = (float)(b & 3);
+		}
+		break;
+	case 4:
+		for (j = 0; j < nbytes; j++) {
+			unsigned b = raw[j];
+
+			out[2 * j] = (float)(b >> 4);
+			out[2 * j + 1] = (float)(b & 15);
+		}
+		break;
+	}
+}
+
+/* n sub-byte samples from sample index first: whole bytes at once when
+ * first starts one. */
+static void
+unpack_subbyte(const unsigned char *raw, float *out, size_t first, size_t n,
+    int nbits)
+{
+	size_t per_byte = 8 / (size_t)nbits, whole = 0, i;
+
+	if (first % per_byte == 0) {
+		whole = n / per_byte;
+		unpack_high_first(raw + first / per_byte, out, whole, nbits);
+		whole *= per_byte;
+	}
+	for (i = whole; i < n; i++) {
+		size_t v = first + i;
+		int shift = 8 - nbits * (int)(v % per_byte + 1);
+
+		out[i] = (float)(raw[v / per_byte] >> shift &
+		    ((1 << nbits) - 1));
+	}
+}
+
+/* n samples from value index first of the chunk into out. */
+static void
+unpack_values(const struct psrfits *s, size_t first, size_t n, float *out)
 {
 	const unsigned char *raw = s->raw;
-	float *out = s->vals;
-	int nbits = s->lay.nbits;
+	const signed char *sraw = (const signed char *)s->raw;
 	size_t i;
 
 	switch (s->in.kind) {
@@ -1285,7 +1350,7 @@ unpack_values(struct psrfits *s, size_t first, size_t n)
 		break;
 	case RAW_SBYTE:
 		for (i = 0; i < n; i++)
-			out[i] = (float)((const signed char *)raw)[first + i];
+			out[i] = (float)sraw[first + i];
 		break;
 	case RAW_BE16:
 		for (i = 0; i < n; i++) {
@@ -1306,20 +1371,14 @@ unpack_values(struct psrfits *s, size_t first, size_t n)
 		}
 		break;
 	case RAW_PACKED:
-		if (nbits == 8) {
+		if (s->lay.nbits < 8)
+			unpack_subbyte(raw, out, first, n, s->lay.nbits);
+		else if (s->in.is_signed)
 			for (i = 0; i < n; i++)
-				out[i] = s->in.is_signed ?
-				    (float)(signed char)raw[first + i] :
-				    (float)raw[first + i];
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			size_t v = first + i, per_byte = 8 / (size_t)nbits;
-			int shift = 8 - nbits * (int)(v % per_byte + 1);
-
-			out[i] = (float)(raw[v / per_byte] >> shift &
-			    ((1 << nbits) - 1));
-		}
+				out[i] = (float)sraw[first + i];
+		else
+			for (i = 0; i < n; i++)
+				out[i] = (float)raw[first + i];
 		break;
 	}
 }
@@ -1339,7 +1398,7 @@ decode_chunk(struct psrfits *s, float *buf, size_t k)
 			const double *b = s->bias + p * nchan;
 
 			unpack_values(s, (i * npol + (size_t)s->pol[p]) * nchan,
-			    nchan);
+			    nchan, s->vals);
 			for (c = 0; c < nchan; c++) {
 				double v;
 
@@ -1469,7 +1528,7 @@ psrfits_close(void *state)
 }
 
 static const struct sps_source_ops psrfits_ops = {
-	psrfits_read_raw, psrfits_read_float, psrfits_close,
+	psrfits_read_raw, psrfits_read_float, psrfits_close, NULL,
 };
 
 static enum sps_err

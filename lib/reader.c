@@ -184,12 +184,18 @@ sigproc_read_float(void *state, float *buf, size_t n, size_t *got)
 	memcpy(buf, s->carry, s->ncarry * sizeof(float));
 	to_decode = need - s->ncarry;
 	want = sps_packed_bytes(to_decode, s->nbits);
-	if ((e = grow_bytes(s, want)) != SPS_OK ||
-	    (e = read_bytes(s, s->bytes, want, &nbytes)) != SPS_OK)
+	if (s->nbits == 32)	/* the bytes are the floats: read in place */
+		e = read_bytes(s, (unsigned char *)(buf + s->ncarry), want,
+		    &nbytes);
+	else if ((e = grow_bytes(s, want)) == SPS_OK)
+		e = read_bytes(s, s->bytes, want, &nbytes);
+	if (e != SPS_OK)
 		return e;
 	avail = nbytes * 8 / (size_t)s->nbits;
 	use = avail < to_decode ? avail : to_decode;
-	sps_unpack(s->bytes, buf + s->ncarry, use, s->nbits, s->is_signed);
+	if (s->nbits != 32)
+		sps_unpack(s->bytes, buf + s->ncarry, use, s->nbits,
+		    s->is_signed);
 	total = s->ncarry + use;
 	s->ncarry = 0;
 	if (avail > use)
@@ -200,6 +206,24 @@ sigproc_read_float(void *state, float *buf, size_t n, size_t *got)
 	if (rest * (size_t)s->nbits >= 8)
 		return truncated(s, rest * (size_t)s->nbits / 8);
 	return *got == 0 ? SPS_EEOF : SPS_OK;
+}
+
+/* A seek, in a regular file whose next spectrum starts a byte and whose
+ * spectra after the n skipped do too; else nothing (they are read). */
+static enum sps_err
+sigproc_skip(void *state, uint64_t n, uint64_t *skipped)
+{
+	struct sigproc_source *s = state;
+	uint64_t bits = n * s->nvalues * (uint64_t)s->nbits;
+
+	*skipped = 0;
+	if (!s->regular || s->ncarry != 0 || bits % 8 != 0)
+		return SPS_OK;
+	if (fseeko(s->f, (off_t)(bits / 8), SEEK_CUR) != 0)
+		return sps_fail(SPS_EIO, "%s: %s", s->name, strerror(errno));
+	s->nread += n;
+	*skipped = n;
+	return SPS_OK;
 }
 
 static void
@@ -216,7 +240,7 @@ sigproc_close(void *state)
 }
 
 static const struct sps_source_ops sigproc_ops = {
-	sigproc_read_raw, sigproc_read_float, sigproc_close,
+	sigproc_read_raw, sigproc_read_float, sigproc_close, sigproc_skip,
 };
 
 /* nsamples from the file size when f is a regular file. */
@@ -401,18 +425,27 @@ read_via_raw(struct sps_reader *r, float *buf, size_t n, size_t *got)
 	return e;
 }
 
-enum sps_err
-sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
+/* Values come in time order only. */
+static enum sps_err
+check_order(const struct sps_reader *r)
 {
-	enum sps_err e;
-
-	*got = 0;
 	/* raw bytes are the same in any order; values are not */
 	if (r->hdr.sps_order != 0)
 		return sps_fail(SPS_EFORMAT, "%s: %s data (sps_order %d): turn "
 		    "it back with sps-cornerturn --to time first", r->name,
 		    r->hdr.sps_order == 2 ? "DM-major" : "channel-major",
 		    r->hdr.sps_order);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
+{
+	enum sps_err e;
+
+	*got = 0;
+	if ((e = check_order(r)) != SPS_OK)
+		return e;
 	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && n > r->nsamples -
 	    r->position)
 		n = (size_t)(r->nsamples - r->position);
@@ -428,8 +461,8 @@ sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
 	return e;
 }
 
-enum sps_err
-sps_reader_skip(struct sps_reader *r, uint64_t n)
+static enum sps_err
+read_and_drop(struct sps_reader *r, uint64_t n)
 {
 	size_t block = 4096, got;
 	enum sps_err e = SPS_OK;
@@ -450,6 +483,28 @@ sps_reader_skip(struct sps_reader *r, uint64_t n)
 		return sps_fail(SPS_ETRUNC, "%s: cannot skip past the end of "
 		    "the data", r->name);
 	return e;
+}
+
+enum sps_err
+sps_reader_skip(struct sps_reader *r, uint64_t n)
+{
+	uint64_t most = n, skipped = 0;
+	enum sps_err e;
+
+	if (n == 0)
+		return SPS_OK;
+	if ((e = check_order(r)) != SPS_OK)
+		return e;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && most > r->nsamples -
+	    r->position)
+		most = r->nsamples - r->position;
+	if (r->ops->skip != NULL) {
+		e = r->ops->skip(r->state, most, &skipped);
+		r->position += skipped;
+		if (e != SPS_OK || skipped == n)
+			return e;
+	}
+	return read_and_drop(r, n - skipped);
 }
 
 void

@@ -27,6 +27,9 @@ struct sps_source_ops {
 	enum sps_err (*read_float)(void *state, float *buf, size_t n,
 	    size_t *got);
 	void (*close)(void *state);
+	/* Move past up to n spectra without reading them (optional: what it
+	 * leaves, or all when NULL, is read and dropped).  Sets *skipped. */
+	enum sps_err (*skip)(void *state, uint64_t n, uint64_t *skipped);
 };
 
 struct sps_reader {
@@ -56,7 +59,7 @@ enum sps_err sps_reader_read_raw(struct sps_reader *r, unsigned char *buf,
 enum sps_err sps_reader_read(struct sps_reader *r, float *buf, size_t n,
     size_t *got);
 
-/* Skip n spectra (reads and discards on a pipe). */
+/* Skip n spectra: a seek in a SIGPROC file, a read on a pipe. */
 enum sps_err sps_reader_skip(struct sps_reader *r, uint64_t n);
 
 void sps_reader_close(struct sps_reader *r);

@@ -417,3 +417,90 @@ close_to() {
 	[ ! -e "$T/bad.fil" ]
 	[ -z "$(ls "$T" | grep tmp)" ]
 }
+
+@test "sps-filterbank: unchanged SIGPROC spectra are copied as bytes (-v says so), conversions are not" {
+	for f in parkes_1bit parkes_2bit parkes_4bit parkes_8bit_1 tutorial; do
+		run -0 --separate-stderr sps-filterbank -v -o "$T/out.fil" \
+		    "$DATA/$f.fil"
+		[[ "$stderr" =~ copied\ as\ bytes ]] || fail "$f: $stderr"
+		cmp <(data "$T/out.fil") <(data "$DATA/$f.fil")
+	done
+	for opt in "-b 32" "-c 1:5" "--flip" "--ignorechan 3" "--rescale"; do
+		run -0 --separate-stderr sps-filterbank -v $opt -o "$T/out.fil" \
+		    "$DATA/parkes_8bit_1.fil"
+		[[ ! "$stderr" =~ copied\ as\ bytes ]] || fail "$opt: $stderr"
+	done
+	run -0 --separate-stderr sps-filterbank -v -o "$T/out.fil" \
+	    "$DATA/parkes_4bit.sf"
+	[[ ! "$stderr" =~ copied\ as\ bytes ]]
+}
+
+# values F ARGS...: sps-filterbank ARGS through the values path (to 32
+# bits and back to F's nbits), data only
+values() {
+	local f=$1
+
+	shift
+	sps-filterbank -q -b 32 "$@" | sps-filterbank -q -o "$T/values.fil" \
+	    -b "$(sps-header --nbits "$f")"
+	data "$T/values.fil"
+}
+
+# span START COUNT FILE...: the data bytes of spectra START to
+# START + COUNT - 1 of the files joined (COUNT "" for all)
+span() {
+	local start=$1 count=$2 size f
+
+	shift 2
+	size=$(( $(sps-header --nchans "$1") * $(sps-header --nbits "$1") / 8 ))
+	for f in "$@"; do
+		data "$f"
+	done | tail -c +$((start * size + 1)) | if [ -n "$count" ]; then
+		head -c $((count * size))
+	else
+		cat
+	fi
+}
+
+@test "sps-filterbank: time ranges copied as bytes are the bytes of the span, from files and pipes" {
+	for f in parkes_1bit parkes_2bit parkes_8bit_1; do
+		for range in "1 " "100 300" "4095 " "0 4096" "2000 1"; do
+			set -- $range
+			opt="-S $1${2:+ -n $2}"
+			sps-filterbank $opt "$DATA/$f.fil" >"$T/b.fil"
+			cmp <(data "$T/b.fil") <(span $1 "$2" "$DATA/$f.fil") ||
+			    fail "$f $opt"
+			cmp <(data "$T/b.fil") <(values "$DATA/$f.fil" $opt \
+			    "$DATA/$f.fil") || fail "$f $opt: values path"
+			sps-filterbank $opt <"$DATA/$f.fil" | cmp - "$T/b.fil"
+			cat "$DATA/$f.fil" | sps-filterbank $opt |
+			    cmp - "$T/b.fil"
+		done
+	done
+}
+
+@test "sps-filterbank: joined files copied as bytes, with time ranges across the join" {
+	local a=$DATA/parkes_8bit_1.fil b=$DATA/parkes_8bit_2.fil
+	for range in "4000 200" "4096 " "4095 2" "0 4097" "8191 " "1 8190"; do
+		set -- $range
+		opt="-S $1${2:+ -n $2}"
+		run -0 --separate-stderr sps-filterbank -v $opt -o "$T/j.fil" \
+		    "$a" "$b"
+		[[ "$stderr" =~ copied\ as\ bytes ]]
+		cmp <(data "$T/j.fil") <(span $1 "$2" "$a" "$b") || fail "$opt"
+		cmp <(data "$T/j.fil") <(values "$a" $opt "$a" "$b") ||
+		    fail "$opt: values path"
+		# no gap: --fill-gaps changes nothing
+		sps-filterbank --fill-gaps $opt "$a" "$b" | cmp - "$T/j.fil"
+	done
+}
+
+@test "sps-filterbank: channel-major input is refused, also with a start" {
+	sps-cornerturn -q -o "$T/cm.fil" "$DATA/parkes_8bit_1.fil"
+	for start in "" "-S 5"; do
+		run -1 --separate-stderr sps-filterbank $start -o "$T/x.fil" \
+		    "$T/cm.fil"
+		assert_equal "$stderr" "sps-filterbank: $T/cm.fil: channel-major data (sps_order 1): turn it back with sps-cornerturn --to time first"
+		[ ! -e "$T/x.fil" ]
+	done
+}

@@ -2,7 +2,9 @@
  * the input; channel and frequency ranges; the output nbits and sign;
  * the output header (tstart, a flipped band, the frequency table,
  * nsamples, sigpyproc's band keywords); masks filled with zero or the
- * median; cutting and flipping two IFs; rescaling by the first block. */
+ * median; cutting and flipping two IFs; rescaling by the first block;
+ * the values left where they are when nothing changes them, and when the
+ * input's bytes can be copied as they are. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -291,6 +293,130 @@ test_rescale(void **state)
 	sps_header_free(&h);
 }
 
+/* A plan that changes no value hands its input back; any change writes
+ * the output. */
+static void
+test_values_kept_in_place(void **state)
+{
+	struct sps_filterbank_params prm;
+	struct sps_filterbank p;
+	float in[24], out[24];
+	struct sps_header h;
+
+	(void)state;
+	make_header(&h, 6, 2);
+	sps_filterbank_defaults(&prm);
+	prm.start = 1;
+	prm.nbits = 32;
+	plan(&p, &prm, &h, 2);
+	fill(in);
+	assert_ptr_equal(sps_filterbank_execute(&p, in, out, 2), in);
+	assert_true(in[13] == 101);
+	sps_filterbank_free(&p);
+	prm.chan_first = 0;
+	prm.chan_last = 4;
+	plan(&p, &prm, &h, 2);
+	assert_ptr_equal(sps_filterbank_execute(&p, in, out, 2), out);
+	assert_true(out[0] == 0 && out[5] == 10 && out[19] == 114);
+	sps_filterbank_free(&p);
+	sps_header_free(&h);
+}
+
+/* A SIGPROC reader over h, as far as sps_filterbank_copies_bytes looks. */
+static void
+sigproc_reader(struct sps_reader *r, const struct sps_header *h,
+    uint64_t nsamples)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr = *h;
+	r->nsamples = nsamples;
+}
+
+static int
+copies_bytes(const struct sps_filterbank_params *prm,
+    const struct sps_header *h, uint64_t nsamples)
+{
+	struct sps_filterbank p;
+	struct sps_reader r;
+	int yes;
+
+	sigproc_reader(&r, h, nsamples);
+	plan(&p, prm, h, nsamples == SPS_NSAMPLES_UNKNOWN ? 100 : nsamples);
+	yes = sps_filterbank_copies_bytes(&p, &r);
+	sps_filterbank_free(&p);
+	return yes;
+}
+
+static void
+test_copies_bytes(void **state)
+{
+	struct sps_filterbank_params prm;
+	struct sps_header h;
+
+	(void)state;
+	make_header(&h, 6, 2);
+	sps_filterbank_defaults(&prm);
+	assert_true(copies_bytes(&prm, &h, 100));
+	assert_true(copies_bytes(&prm, &h, SPS_NSAMPLES_UNKNOWN));
+	prm.start = 3;
+	prm.count = 5;
+	assert_true(copies_bytes(&prm, &h, 100));
+	prm.nbits = 8;		/* the same nbits, asked for */
+	assert_true(copies_bytes(&prm, &h, 100));
+	prm.nbits = 32;
+	assert_false(copies_bytes(&prm, &h, 100));
+	prm.nbits = 0;
+	prm.flip = 1;
+	assert_false(copies_bytes(&prm, &h, 100));
+	prm.flip = 0;
+	prm.rescale = 1;
+	assert_false(copies_bytes(&prm, &h, 100));
+	prm.rescale = 0;
+	prm.chan_first = 0;
+	prm.chan_last = 4;
+	assert_false(copies_bytes(&prm, &h, 100));
+	prm.chan_last = 5;	/* every channel, by number */
+	assert_true(copies_bytes(&prm, &h, 100));
+	h.sign = -1;		/* signed bytes stay signed */
+	assert_true(copies_bytes(&prm, &h, 100));
+	h.sps_order = 1;	/* channel-major: refused by the values path */
+	assert_false(copies_bytes(&prm, &h, 100));
+	h.sps_order = 0;
+	prm.chan_first = prm.chan_last = -1;
+	h.nbits = 16;		/* a stream of wider values: values path */
+	assert_true(copies_bytes(&prm, &h, 100));
+	assert_false(copies_bytes(&prm, &h, SPS_NSAMPLES_UNKNOWN));
+	h.nbits = 2;
+	h.nchans = 3;		/* spectra of 2 IFs of 3 channels: 12 bits */
+	assert_false(copies_bytes(&prm, &h, 100));
+	sps_header_free(&h);
+}
+
+static void
+test_no_bytes_with_mask_or_gaps(void **state)
+{
+	struct sps_filterbank_params prm;
+	struct sps_filterbank p;
+	struct sps_reader r;
+	struct sps_header h;
+
+	(void)state;
+	make_header(&h, 6, 1);
+	sps_filterbank_defaults(&prm);
+	sigproc_reader(&r, &h, 100);
+	assert_int_equal(sps_filterbank_time(&p, &prm, h.tsamp, 100), SPS_OK);
+	assert_int_equal(sps_filterbank_channels(&p, &prm, &h), SPS_OK);
+	p.masked[4] = 1;
+	assert_int_equal(sps_filterbank_output(&p, &prm, &h, 8), SPS_OK);
+	assert_false(sps_filterbank_copies_bytes(&p, &r));
+	p.nmasked = 0;
+	assert_true(sps_filterbank_copies_bytes(&p, &r));
+	r.gap_spectra = 10;	/* filled from the values read */
+	assert_false(sps_filterbank_copies_bytes(&p, &r));
+	sps_filterbank_free(&p);
+	sps_header_free(&h);
+}
+
 int
 main(void)
 {
@@ -301,6 +427,9 @@ main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_mask_cut_flip),
 		cmocka_unit_test(test_rescale),
+		cmocka_unit_test(test_values_kept_in_place),
+		cmocka_unit_test(test_copies_bytes),
+		cmocka_unit_test(test_no_bytes_with_mask_or_gaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* unit-reader: the block reader and writer round-trip every nbits, also
- * when sub-byte spectra do not end on byte boundaries; truncation, temp
- * files and joined files. */
+ * when sub-byte spectra do not end on byte boundaries; skips (seeks)
+ * give what reads would; truncation, temp files and joined files, their
+ * skips and raw reads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,6 +95,104 @@ test_roundtrip_every_nbits(void **state)
 		roundtrip(11, widths[i], 999, 7, 5);	/* unaligned spectra */
 		roundtrip(13, widths[i], 101, 1, 1);
 	}
+}
+
+/* A file of n spectra of a ramp of nbits values; the values, to free. */
+static float *
+write_ramp(const char *name, int nchans, int nbits, size_t n)
+{
+	size_t nv = (size_t)nchans * n, i;
+	float *data = malloc(nv * sizeof(float));
+	unsigned top = nbits >= 16 ? 65535 : (1u << nbits) - 1;
+	struct sps_header h;
+	struct sps_writer w;
+
+	assert_non_null(data);
+	for (i = 0; i < nv; i++)
+		data[i] = (float)((i * 2654435761u) % (top + 1));
+	make_header(&h, nchans, nbits);
+	assert_int_equal(sps_writer_open(&w, path_of(name)), SPS_OK);
+	assert_int_equal(sps_writer_header(&w, &h), SPS_OK);
+	assert_int_equal(sps_writer_spectra(&w, data, n), SPS_OK);
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	sps_header_free(&h);
+	return data;
+}
+
+/* Read `first` spectra, skip `skip`, and find the rest as they are. */
+static void
+skip_reads_the_rest(const char *name, const float *data, int nchans,
+    size_t n, size_t first, size_t skip)
+{
+	size_t nv = (size_t)nchans, got, done;
+	float *back = malloc((n + 1) * nv * sizeof(float));
+	struct sps_reader r;
+
+	assert_non_null(back);
+	assert_int_equal(sps_reader_open(&r, path_of(name)), SPS_OK);
+	if (first > 0) {
+		assert_int_equal(sps_reader_read(&r, back, first, &got),
+		    SPS_OK);
+		assert_int_equal(got, first);
+	}
+	assert_int_equal(sps_reader_skip(&r, skip), SPS_OK);
+	assert_int_equal(r.position, first + skip);
+	done = first + skip;
+	while (sps_reader_read(&r, back, 7, &got) == SPS_OK && got > 0) {
+		assert_memory_equal(back, data + done * nv,
+		    got * nv * sizeof(float));
+		done += got;
+	}
+	assert_int_equal(done, n);
+	sps_reader_close(&r);
+	free(back);
+}
+
+static void
+test_skip_every_nbits(void **state)
+{
+	static const int widths[] = { 1, 2, 4, 8, 16, 32 };
+	static const size_t skips[] = { 1, 2, 3, 8, 99, 299 };
+	struct sps_reader r;
+	float *data, v[11];
+	size_t i, k, got;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		/* 11 channels: sub-byte spectra that end inside a byte */
+		data = write_ramp("sk.fil", 11, widths[i], 300);
+		for (k = 0; k < 6; k++) {
+			skip_reads_the_rest("sk.fil", data, 11, 300, 0,
+			    skips[k]);
+			skip_reads_the_rest("sk.fil", data, 11, 300, 1,
+			    skips[k] - 1);
+			skip_reads_the_rest("sk.fil", data, 11, 300, 3,
+			    skips[k] / 2);
+		}
+		free(data);
+	}
+	assert_int_equal(sps_reader_open(&r, path_of("sk.fil")), SPS_OK);
+	assert_int_equal(sps_reader_skip(&r, 301), SPS_ETRUNC);
+	assert_non_null(strstr(sps_errmsg(), "cannot skip past the end"));
+	assert_int_equal(sps_reader_read(&r, v, 1, &got), SPS_EEOF);
+	sps_reader_close(&r);
+}
+
+static void
+test_skip_refuses_channel_major(void **state)
+{
+	struct sps_reader r;
+	float *data;
+
+	(void)state;
+	data = write_ramp("cm.fil", 4, 8, 10);
+	assert_int_equal(sps_reader_open(&r, path_of("cm.fil")), SPS_OK);
+	r.hdr.sps_order = 1;
+	assert_int_equal(sps_reader_skip(&r, 0), SPS_OK);
+	assert_int_equal(sps_reader_skip(&r, 2), SPS_EFORMAT);
+	assert_non_null(strstr(sps_errmsg(), "sps-cornerturn --to time"));
+	sps_reader_close(&r);
+	free(data);
 }
 
 static void
@@ -218,6 +317,59 @@ test_join(void **state)
 	sps_reader_close(&r);
 }
 
+/* Skips across joined files, raw reads of them (also with --fill-gaps
+ * where there is no gap), and skips over a filled gap, which are read:
+ * what fills it comes from the block read before it. */
+static void
+test_join_skip_and_raw(void **state)
+{
+	char a[256], b[256], c[256];
+	unsigned char raw[4 * 40];
+	char *paths[2];
+	struct sps_reader r;
+	float buf[4 * 40];
+	size_t got;
+	int fill;
+
+	(void)state;
+	write_piece("a.fil", 60000, 10, 1);
+	write_piece("b.fil", 60000 + 10 * 0.001 / 86400, 10, 2);
+	write_piece("c.fil", 60000 + 15 * 0.001 / 86400, 10, 3);
+	strcpy(a, path_of("a.fil"));
+	strcpy(b, path_of("b.fil"));
+	strcpy(c, path_of("c.fil"));
+	paths[0] = a;
+	paths[1] = b;
+	for (fill = 0; fill <= 1; fill++) {
+		assert_int_equal(sps_reader_open_joined(&r, paths, 2, fill),
+		    SPS_OK);
+		assert_int_equal(sps_reader_skip(&r, 9), SPS_OK);
+		assert_int_equal(sps_reader_read_raw(&r, raw, 40, &got),
+		    SPS_OK);
+		assert_true(got == 1 && raw[0] == 1 && raw[3] == 1);
+		assert_int_equal(sps_reader_skip(&r, 2), SPS_OK);
+		assert_int_equal(sps_reader_read_raw(&r, raw, 40, &got),
+		    SPS_OK);
+		assert_true(got == 8 && raw[0] == 2 && raw[31] == 2);
+		assert_int_equal(sps_reader_read_raw(&r, raw, 40, &got),
+		    SPS_EEOF);
+		sps_reader_close(&r);
+	}
+	assert_int_equal(sps_reader_open_joined(&r, paths, 2, 0), SPS_OK);
+	assert_int_equal(sps_reader_skip(&r, 20), SPS_OK);
+	assert_int_equal(sps_reader_skip(&r, 1), SPS_ETRUNC);
+	sps_reader_close(&r);
+	paths[1] = c;
+	assert_int_equal(sps_reader_open_joined(&r, paths, 2, 1), SPS_OK);
+	assert_int_equal(sps_reader_read_raw(&r, raw, 1, &got), SPS_EUSAGE);
+	assert_int_equal(sps_reader_skip(&r, 12), SPS_OK);
+	assert_int_equal(sps_reader_read(&r, buf, 40, &got), SPS_OK);
+	assert_true(got == 3 && buf[0] == 1 && buf[11] == 1);
+	assert_int_equal(sps_reader_read(&r, buf, 40, &got), SPS_OK);
+	assert_true(got == 10 && buf[0] == 3);
+	sps_reader_close(&r);
+}
+
 int
 main(void)
 {
@@ -226,6 +378,9 @@ main(void)
 		cmocka_unit_test(test_truncated_data),
 		cmocka_unit_test(test_temp_name_until_close),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_skip_every_nbits),
+		cmocka_unit_test(test_skip_refuses_channel_major),
+		cmocka_unit_test(test_join_skip_and_raw),
 	};
 	int failed;
 
