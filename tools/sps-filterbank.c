@@ -13,6 +13,7 @@
 
 #include "chanmask.h"
 #include "cli.h"
+#include "fbcopy.h"
 #include "filterbank.h"
 #include "header.h"
 #include "join.h"
@@ -20,14 +21,6 @@
 #include "reader.h"
 #include "writer.h"
 
-#define BLOCK_VALUES	(1 << 22)	/* floats per block, about */
-#define CACHE_VALUES	(1 << 16)	/* ... when its size does not matter */
-#define BLOCK_SPECTRA	4096		/* spectra per block, at most */
-/* Bytes per block copied as bytes, about: small enough to stay in the
- * cache from its read to its write.  Blocks of 16 MB and more, read by
- * several threads, went at half the speed on 2 cores; through a pipe,
- * 256 KB went 15% faster than 4 MB on 16. */
-#define BYTE_BLOCK	((size_t)256 << 10)
 
 static const char usage_text[] =
     "usage: sps-filterbank [-hqv] [-o OUTPUT] [-s SECONDS | -S SAMPLE]\n"
@@ -298,94 +291,26 @@ make_plan(struct sps_filterbank *p, const struct sps_reader *r,
 
 /* ---- the data ---- */
 
-/* Spectra per block of values.  The first block sets the rescaling, and
- * a gap between joined files is filled from the block read before it:
- * with either, blocks keep the size they always had.  Else they are small
- * enough to stay in the cache from their read to their write. */
-static size_t
-value_block(const struct sps_filterbank *p, const struct sps_reader *r)
-{
-	size_t per = (size_t)p->nifs * p->nin, block;
-
-	block = (p->mean != NULL || r->gap_spectra > 0 ? BLOCK_VALUES :
-	    CACHE_VALUES) / per;
-	return block < 1 ? 1 : block > BLOCK_SPECTRA ? BLOCK_SPECTRA : block;
-}
-
+/* The span, block after block; returns the spectra copied. */
 static uint64_t
-copy_data(struct sps_reader *r, struct sps_writer *w,
-    struct sps_filterbank *p, const struct options *o)
-{
-	size_t per = (size_t)p->nifs * p->nin, block = value_block(p, r), got;
-	uint64_t left = p->count, done = 0;
-	int quiet = o->quiet || w->f == stdout;
-	float *in, *out, *result;
-	enum sps_err e;
-
-	in = malloc(block * per * sizeof(float));
-	out = malloc(block * (size_t)p->nifs * p->nout * sizeof(float));
-	if (in == NULL || out == NULL)
-		err(1, NULL);
-	if (p->start > 0 && sps_reader_skip(r, p->start) != SPS_OK)
-		cli_output_fail(w);
-	while (left > 0) {
-		size_t want = left < block ? (size_t)left : block;
-
-		e = sps_reader_read(r, in, want, &got);
-		result = sps_filterbank_execute(p, in, out, got);
-		if (sps_writer_spectra(w, result, got) != SPS_OK)
-			cli_output_fail(w);
-		left -= got;
-		done += got;
-		if (e == SPS_EEOF)
-			break;
-		if (e != SPS_OK)
-			cli_output_fail(w);
-		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-			cli_progress(quiet, (double)done / (double)p->count,
-			    (double)done * r->hdr.tsamp);
-	}
-	cli_progress_done(quiet);
-	free(in);
-	free(out);
-	return done;
-}
-
-/* Spectra whose values nothing changes go over as the bytes they are,
- * in large blocks: a plain copy, at the speed of memory. */
-static uint64_t
-copy_bytes(struct sps_reader *r, struct sps_writer *w,
+copy(struct sps_fbcopy *c, struct sps_reader *r, struct sps_writer *w,
     const struct sps_filterbank *p, const struct options *o)
 {
-	size_t spectrum = sps_spectrum_bytes(&r->hdr), block, got;
-	uint64_t left = p->count, done = 0;
 	int quiet = o->quiet || w->f == stdout;
-	unsigned char *buf;
+	uint64_t done = 0;
 	enum sps_err e;
+	size_t got;
 
-	block = BYTE_BLOCK / spectrum > 0 ? BYTE_BLOCK / spectrum : 1;
-	if ((buf = malloc(block * spectrum)) == NULL)
-		err(1, NULL);
-	if (p->start > 0 && sps_reader_skip(r, p->start) != SPS_OK)
-		cli_output_fail(w);
-	while (left > 0) {
-		size_t want = left < block ? (size_t)left : block;
-
-		e = sps_reader_read_raw(r, buf, want, &got);
-		if (sps_writer_raw(w, buf, got * spectrum) != SPS_OK)
-			cli_output_fail(w);
-		left -= got;
+	while ((e = sps_fbcopy_step(c, w, &got)) == SPS_OK) {
 		done += got;
-		if (e == SPS_EEOF)
-			break;
-		if (e != SPS_OK)
-			cli_output_fail(w);
 		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
 			cli_progress(quiet, (double)done / (double)p->count,
 			    (double)done * r->hdr.tsamp);
 	}
+	done += got;
 	cli_progress_done(quiet);
-	free(buf);
+	if (e != SPS_EEOF)
+		cli_output_fail(w);
 	return done;
 }
 
@@ -425,6 +350,7 @@ main(int argc, char **argv)
 	struct sps_reader r;
 	struct sps_writer w;
 	unsigned long long clipped;
+	struct sps_fbcopy *c;
 	uint64_t done;
 	int bytes;
 
@@ -437,9 +363,11 @@ main(int argc, char **argv)
 	cli_check(sps_writer_open(&w, opt.output), NULL);
 	if (sps_writer_header(&w, &out_hdr) != SPS_OK)
 		cli_output_fail(&w);
-	bytes = sps_filterbank_copies_bytes(&plan, &r);
-	done = bytes ? copy_bytes(&r, &w, &plan, &opt) :
-	    copy_data(&r, &w, &plan, &opt);
+	if (sps_fbcopy_create(&c, &plan, &r) != SPS_OK)
+		cli_output_fail(&w);
+	bytes = sps_fbcopy_bytes(c);
+	done = copy(c, &r, &w, &plan, &opt);
+	sps_fbcopy_free(c);
 	clipped = w.nclipped;
 	cli_check(sps_writer_close(&w), NULL);
 	report(&r, &plan, done, clipped, &opt);
