@@ -82,6 +82,12 @@ found() {
 	run -1 --separate-stderr sps-search -q missing.fil
 	[ "$stderr" = "sps-search: missing.fil: No such file or directory" ] ||
 	    fail "$stderr"
+	head -c 100000 "$shared/parkes_8bit_1.fil" >cut.fil
+	run -1 --separate-stderr sps-search -q cut.fil --dm 0 50
+	[[ "$stderr" == "sps-search: cut.fil: truncated data: "* ]] || fail "$stderr"
+	run -1 --separate-stderr sps-search -q - --dm 0 50 </dev/null
+	[ "$stderr" = "sps-search: stdin: empty input (no header)" ] ||
+	    fail "$stderr"
 	run -2 sps-search --bogus "$sample"
 	run -2 sps-search -a FOO "$sample"
 	run -2 sps-search "$sample" "$sample"
