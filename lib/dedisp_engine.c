@@ -567,15 +567,25 @@ keep_overlap(struct sps_dedisp_engine *e, int to)
 	e->have -= e->gulp < e->have ? e->gulp : e->have;
 }
 
+/* The next gulp read (or, past the end, padded): *nout samples to
+ * dedisperse from in[cur]. */
+static enum sps_err
+next_gulp(struct sps_dedisp_engine *e, size_t *nout)
+{
+	enum sps_err err;
+
+	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
+		return err;
+	return gulp_output(e, nout);
+}
+
 static enum sps_err
 step_cpu(struct sps_dedisp_engine *e)
 {
 	enum sps_err err;
 	size_t nout;
 
-	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
-		return err;
-	if ((err = gulp_output(e, &nout)) != SPS_OK)
+	if ((err = next_gulp(e, &nout)) != SPS_OK)
 		return err;
 	if (nout == 0) {
 		e->done = 1;
@@ -615,9 +625,7 @@ step_gpu(struct sps_dedisp_engine *e)
 	enum sps_err err;
 	size_t nout;
 
-	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
-		return err;
-	if ((err = gulp_output(e, &nout)) != SPS_OK)
+	if ((err = next_gulp(e, &nout)) != SPS_OK)
 		return err;
 	if (nout > 0 && (err = sps_gpu_dedisp_submit(e->gpu, e->in[e->cur],
 	    e->have, nout, e->block, e->o.on_device ? NULL : e->out[e->cur]))

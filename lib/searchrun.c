@@ -14,6 +14,8 @@ struct sps_searchrun {
 	struct sps_search	*search;
 	struct sps_sift		 sift;
 	double			 tsamp;
+	struct sps_event	*ev;	/* the events of a step, as written */
+	size_t			 ecap;
 	uint64_t		 events;
 	int			 stage;	/* 0 blocks, 1 the search ended, 2 the
 					 * sifting ended, 3 all out */
@@ -82,6 +84,7 @@ sps_searchrun_free(struct sps_searchrun *s)
 	sps_search_free(s->search);
 	sps_header_free(&s->dmt);
 	sps_dedisp_engine_free(s->eng);
+	free(s->ev);
 	free(s);
 }
 
@@ -99,22 +102,32 @@ sps_searchrun_info(const struct sps_searchrun *s,
 	info->events = s->events;
 }
 
-/* The events the search has found, to the sifting as text gives them. */
+/* The events the search has found, to the sifting as text gives them
+ * (one round trip through the text for all of them). */
 static enum sps_err
 sift_events(struct sps_searchrun *s)
 {
 	const struct sps_event *ev;
-	struct sps_event e;
 	enum sps_err err;
 	size_t n, j;
 
 	ev = sps_search_events(s->search, &n);
-	for (j = 0; j < n; j++) {
-		e = ev[j];
-		if ((err = sps_events_as_written(NULL, &e, 1)) != SPS_OK ||
-		    (err = sps_sift_add(&s->sift, &e)) != SPS_OK)
-			return err;
+	if (n == 0)
+		return SPS_OK;
+	if (n > s->ecap) {
+		free(s->ev);
+		if ((s->ev = malloc(n * sizeof(*s->ev))) == NULL) {
+			s->ecap = 0;
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		}
+		s->ecap = n;
 	}
+	memcpy(s->ev, ev, n * sizeof(*ev));
+	if ((err = sps_events_as_written(NULL, s->ev, n)) != SPS_OK)
+		return err;
+	for (j = 0; j < n; j++)
+		if ((err = sps_sift_add(&s->sift, &s->ev[j])) != SPS_OK)
+			return err;
 	s->events += n;
 	return SPS_OK;
 }
