@@ -1366,6 +1366,28 @@ sps_boxcar_stream_push(struct sps_boxcar_stream *st,
 }
 
 enum sps_err
+sps_boxcar_stream_found(struct sps_boxcar_stream *st,
+    const struct sps_boxcar_event *found, size_t n, uint64_t searched)
+{
+	enum sps_err e;
+	size_t i;
+
+	if ((e = grow(&st->cand, &st->ccap, st->ncand + n,
+	    sizeof(*st->cand))) != SPS_OK)
+		return e;
+	for (i = 0; i < n; i++) {
+		struct cand *c = &st->cand[st->ncand++];
+
+		c->start = found[i].start;
+		c->width = found[i].width;
+		c->snr = found[i].snr;
+		c->decided = 0;
+	}
+	st->searched = searched;
+	return decide(st, 0);
+}
+
+enum sps_err
 sps_boxcar_stream_finish(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w)
 {

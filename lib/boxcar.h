@@ -151,6 +151,13 @@ int sps_boxcar_stream_lag(const struct sps_boxcar_plan *p, size_t window);
 enum sps_err sps_boxcar_stream_push(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w, const float *x, size_t n, const float *scale);
 
+/* Instead of windows: the starts at or above the threshold of a search
+ * made elsewhere (the GPU's, gpu_search.h), ascending and each after
+ * those given before, with the best S/N and width at each; the trial is
+ * searched up to sample `searched`.  Finish as after windows. */
+enum sps_err sps_boxcar_stream_found(struct sps_boxcar_stream *st,
+    const struct sps_boxcar_event *found, size_t n, uint64_t searched);
+
 /* No more windows: search the rest. */
 enum sps_err sps_boxcar_stream_finish(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w);

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dedisp_engine.h"
+#include "devices.h"
+#include "gpu_search.h"
 #include "noise.h"
 #include "search.h"
 
@@ -45,6 +48,11 @@ struct sps_search {
 	size_t			 events_cap;
 	unsigned long long	 nevents;
 	int			 finished;
+	struct sps_gpu_search	*gpu;		/* NULL: on the CPU */
+	struct sps_boxcar_event	*found;		/* one trial's, from the GPU */
+	size_t			 found_cap;
+	unsigned long long	*counts;	/* the GPU's, 3 per trial */
+	char			 gpu_note[512];	/* why not, when it could */
 };
 
 static enum sps_err
@@ -140,6 +148,21 @@ start_trials(struct sps_search *s)
 	}
 	for (i = 0; i < s->ntrials; i++)
 		s->block_floats += s->window / (size_t)s->t[i].f;
+	for (i = 0; i < s->ntrials; i++)
+		if ((e = sps_boxcar_stream_create(&s->t[i].search,
+		    s->t[i].plan, s->o.threshold, s->o.want_plane, s->lag)) !=
+		    SPS_OK)
+			return e;
+	return SPS_OK;
+}
+
+/* The CPU's noise models, one per trial. */
+static enum sps_err
+make_noise(struct sps_search *s)
+{
+	enum sps_err e;
+	int i;
+
 	for (i = 0; i < s->ntrials; i++) {
 		struct trial *t = &s->t[i];
 		struct sps_noise_opts no;
@@ -148,9 +171,7 @@ start_trials(struct sps_search *s)
 		no.outlier = s->o.outlier;
 		no.white = s->o.white;
 		no.max_width = t->plan->max_width;
-		if ((e = sps_noise_create(&t->noise, &no)) != SPS_OK ||
-		    (e = sps_boxcar_stream_create(&t->search, t->plan,
-		    s->o.threshold, s->o.want_plane, s->lag)) != SPS_OK)
+		if ((e = sps_noise_create(&t->noise, &no)) != SPS_OK)
 			return e;
 	}
 	return SPS_OK;
@@ -170,6 +191,70 @@ make_work(struct sps_search *s)
 		if ((e = sps_boxcar_work_create(&s->work[i])) != SPS_OK)
 			return e;
 	return SPS_OK;
+}
+
+static enum sps_err
+make_gpu(struct sps_search *s)
+{
+	const struct sps_boxcar_plan **plans;
+	struct sps_gpu_search_opts go;
+	enum sps_err e;
+	int *f, i;
+
+	go.device = s->o.device;
+	go.window = s->window;
+	go.lag = s->lag;
+	go.threshold = s->o.threshold;
+	go.outlier = s->o.outlier;
+	go.white = s->o.white;
+	f = malloc((size_t)s->ntrials * sizeof(*f));
+	plans = malloc((size_t)s->ntrials * sizeof(*plans));
+	s->counts = calloc(3 * (size_t)s->ntrials, sizeof(*s->counts));
+	if (f == NULL || plans == NULL || s->counts == NULL)
+		e = sps_fail(SPS_ENOMEM, "out of memory");
+	else {
+		for (i = 0; i < s->ntrials; i++) {
+			f[i] = s->t[i].f;
+			plans[i] = s->t[i].plan;
+		}
+		e = sps_gpu_search_create(&s->gpu, &go, s->ntrials, f, plans);
+	}
+	free(f);
+	free(plans);
+	return e;
+}
+
+/* The GPU when asked for (or an error), or when any engine will do and
+ * one is usable (else the CPU, the reason kept for the caller). */
+static enum sps_err
+choose_engine(struct sps_search *s)
+{
+	struct sps_device dev;
+	enum sps_err e;
+	int n;
+
+	if (s->o.gpu == SPS_ENGINE_GPU && s->o.want_plane)
+		return sps_fail(SPS_EUSAGE, "the S/N plane is searched on the "
+		    "CPU only");
+	if (s->o.gpu == SPS_ENGINE_CPU || (s->o.gpu == SPS_ENGINE_ANY &&
+	    s->o.want_plane))
+		return make_work(s);
+	if (s->o.gpu == SPS_ENGINE_ANY && (e = sps_device_list(&dev, 1, &n))
+	    != SPS_OK) {
+		if (e == SPS_EIO)	/* not for a build without CUDA */
+			snprintf(s->gpu_note, sizeof(s->gpu_note), "%s",
+			    sps_errmsg());
+		return make_work(s);
+	}
+	if ((e = make_gpu(s)) == SPS_OK)
+		return SPS_OK;
+	if (s->o.gpu == SPS_ENGINE_GPU)
+		return sps_fail(e, "GPU %d: %s", s->o.device, sps_errmsg());
+	snprintf(s->gpu_note, sizeof(s->gpu_note), "GPU %d: %s", s->o.device,
+	    sps_errmsg());
+	sps_gpu_search_free(s->gpu);
+	s->gpu = NULL;
+	return make_work(s);
 }
 
 static enum sps_err
@@ -197,7 +282,9 @@ setup(struct sps_search *s, const struct sps_header *h)
 	if ((e = make_trials(s, h)) != SPS_OK ||
 	    (e = start_trials(s)) != SPS_OK)
 		return e;
-	return make_work(s);
+	if ((e = choose_engine(s)) != SPS_OK)
+		return e;
+	return s->gpu != NULL ? SPS_OK : make_noise(s);
 }
 
 enum sps_err
@@ -243,6 +330,9 @@ sps_search_free(struct sps_search *s)
 	free(s->plan_f);
 	free(s->plane);
 	free(s->events);
+	sps_gpu_search_free(s->gpu);
+	free(s->found);
+	free(s->counts);
 	free(s);
 }
 
@@ -406,22 +496,134 @@ feed_all(struct sps_search *s, const float *block, size_t n, int end)
 	return SPS_OK;
 }
 
-enum sps_err
-sps_search_feed(struct sps_search *s, const float *block, size_t n)
+/* ---- on the GPU ---- */
+
+/* Trial i's boxcars found, as the boxcar stream takes them. */
+static enum sps_err
+trial_found(struct sps_search *s, const struct sps_gpu_found *g, size_t n)
 {
+	size_t j;
+
+	if (n > s->found_cap) {
+		free(s->found);
+		if ((s->found = malloc(n * sizeof(*s->found))) == NULL) {
+			s->found_cap = 0;
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		}
+		s->found_cap = n;
+	}
+	for (j = 0; j < n; j++) {
+		s->found[j].start = g[j].start;
+		s->found[j].width = g[j].width;
+		s->found[j].snr = g[j].snr;
+	}
+	return SPS_OK;
+}
+
+/* What the GPU found, through every trial's boxcar stream to events. */
+static enum sps_err
+gpu_events(struct sps_search *s)
+{
+	const struct sps_gpu_found *g;
+	uint64_t searched = sps_gpu_search_searched(s->gpu);
+	unsigned long long *c = s->counts;
+	size_t n, at = 0, k;
+	enum sps_err e;
+	int i;
+
+	g = sps_gpu_search_found(s->gpu, &n);
+	for (i = 0; i < s->ntrials; i++) {
+		struct trial *t = &s->t[i];
+
+		for (k = at; k < n && g[k].trial == i; k++)
+			;
+		if ((e = trial_found(s, g + at, k - at)) != SPS_OK ||
+		    (e = sps_boxcar_stream_found(t->search, s->found, k - at,
+		    searched / (uint64_t)t->f)) != SPS_OK ||
+		    (s->finished && (e = sps_boxcar_stream_finish(t->search,
+		    NULL)) != SPS_OK) ||
+		    (e = keep_events(t)) != SPS_OK)
+			return e;
+		at = k;
+	}
+	if ((e = sps_gpu_search_counts(s->gpu, c, c + s->ntrials, c + 2 *
+	    s->ntrials)) != SPS_OK)
+		return e;
+	for (i = 0; i < s->ntrials; i++) {
+		s->t[i].windows = c[i];
+		s->t[i].skipped = c[s->ntrials + i];
+		s->t[i].nbad = c[2 * s->ntrials + i];
+	}
+	return SPS_OK;
+}
+
+static enum sps_err
+feed(struct sps_search *s, const float *block, size_t n, int on_device)
+{
+	enum sps_err e;
+
 	if (s->finished)
 		return sps_fail(SPS_EUSAGE, "search fed after its end");
 	s->nbase += n;
-	return feed_all(s, block, n, 0);
+	if (s->gpu == NULL)
+		return feed_all(s, block, n, 0);
+	if ((e = sps_gpu_search_feed(s->gpu, block, n, on_device)) != SPS_OK)
+		return e;
+	return gpu_events(s);
+}
+
+enum sps_err
+sps_search_feed(struct sps_search *s, const float *block, size_t n)
+{
+	return feed(s, block, n, 0);
+}
+
+enum sps_err
+sps_search_feed_device(struct sps_search *s, const float *block, size_t n)
+{
+	if (s->gpu == NULL)
+		return sps_fail(SPS_EUSAGE, "a block on the device for a search "
+		    "on the CPU");
+	return feed(s, block, n, 1);
 }
 
 enum sps_err
 sps_search_finish(struct sps_search *s)
 {
+	enum sps_err e;
+
 	if (s->finished)
 		return SPS_OK;
 	s->finished = 1;
-	return feed_all(s, NULL, 0, 1);
+	if (s->gpu == NULL)
+		return feed_all(s, NULL, 0, 1);
+	if ((e = sps_gpu_search_finish(s->gpu)) != SPS_OK)
+		return e;
+	return gpu_events(s);
+}
+
+int
+sps_search_on_gpu(const struct sps_search *s)
+{
+	return s->gpu != NULL;
+}
+
+const char *
+sps_search_gpu_note(const struct sps_search *s)
+{
+	return s->gpu_note[0] != '\0' ? s->gpu_note : NULL;
+}
+
+void
+sps_search_gpu_info(const struct sps_search *s, double *kernels,
+    size_t *memory)
+{
+	struct sps_gpu_search_info in = { 0, 0, 0 };
+
+	if (s->gpu != NULL)
+		sps_gpu_search_info(s->gpu, &in);
+	*kernels = in.kernels;
+	*memory = in.memory;
 }
 
 int

@@ -42,6 +42,12 @@ struct sps_search_opts {
 	int		 white;		/* white-noise sigma_w (noise.h) */
 	int		 want_plane;	/* keep the S/N plane */
 	int		 nthreads;	/* 0: OpenMP's default */
+	int		 gpu;		/* enum sps_engine_choice
+					 * (dedisp_engine.h): on CUDA device
+					 * `device` (gpu_search.h; not for
+					 * the plane), the CPU (0), or the
+					 * GPU if usable */
+	int		 device;
 	const char	*name;		/* the input, for messages */
 };
 
@@ -63,6 +69,10 @@ size_t sps_search_window(const struct sps_search *s);
  * after trial (one DM-time block).  n is a multiple of every scrunch
  * factor but in the last block. */
 enum sps_err sps_search_feed(struct sps_search *s, const float *block,
+    size_t n);
+
+/* The same with the block in device memory (a GPU search only). */
+enum sps_err sps_search_feed_device(struct sps_search *s, const float *block,
     size_t n);
 
 /* No more data: search the rest. */
@@ -94,6 +104,15 @@ enum sps_err sps_search_plane_header(const struct sps_search *s,
 void sps_search_events_meta(const struct sps_search *s,
     const struct sps_header *h, uint64_t nsamples,
     struct sps_events_meta *m);
+
+/* Whether the search runs on the GPU; its kernel seconds and device
+ * memory (gpu_search.h), zero on the CPU. */
+int sps_search_on_gpu(const struct sps_search *s);
+void sps_search_gpu_info(const struct sps_search *s, double *kernels,
+    size_t *memory);
+/* Why a search that could have run on the GPU runs on the CPU, or
+ * NULL. */
+const char *sps_search_gpu_note(const struct sps_search *s);
 
 struct sps_search_stats {
 	unsigned long long	windows, skipped;	/* noise windows */

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dedisp_out.h"
+#include "devices.h"
 #include "events.h"
 #include "killmask.h"
 #include "searchrun.h"
@@ -17,41 +19,92 @@ struct sps_searchrun {
 	struct sps_event	*ev;	/* the events of a step, as written */
 	size_t			 ecap;
 	uint64_t		 events;
+	int			 resident;	/* blocks stay on the GPU */
+	double			 setup;		/* s, to the first block */
+	char			 note[512];	/* why not on the GPU */
 	int			 stage;	/* 0 blocks, 1 the search ended, 2 the
 					 * sifting ended, 3 all out */
 };
 
+/* The dedispersion engine, the DM-time header and the search, with
+ * engine choice ec for both (blocks on the device when both are GPU). */
 static enum sps_err
-setup(struct sps_searchrun *s, const struct sps_plan *plan,
-    const struct sps_searchrun_opts *o)
+engines(struct sps_searchrun *s, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o, const unsigned char *kill, int ec)
 {
+	struct sps_dedisp_engine_opts eo = o->dedisp;
 	struct sps_search_opts so = o->search;
 	struct sps_dedisp_engine_info in;
-	struct sps_events_meta m;
-	unsigned char *kill = NULL;
 	enum sps_err e;
 
-	if (o->killfile != NULL && (e = sps_killmask_load(o->killfile,
-	    s->r->hdr.nchans, &kill)) != SPS_OK)
-		return e;
-	e = sps_dedisp_engine_create(&s->eng, s->r, plan->dm, plan->scrunch,
-	    (int)plan->ntrials, kill, &o->dedisp);
-	free(kill);
-	if (e != SPS_OK)
+	eo.engine = ec;
+	eo.on_device = ec == SPS_ENGINE_GPU;
+	so.gpu = ec;
+	so.device = eo.device;
+	so.name = "stdin";	/* as sps-boxcar at the end of the pipe */
+	if ((e = sps_dedisp_engine_create(&s->eng, s->r, plan->dm,
+	    plan->scrunch, (int)plan->ntrials, kill, &eo)) != SPS_OK)
 		return e;
 	sps_dedisp_engine_info(s->eng, &in);
 	if ((e = sps_dedisp_stream_header(&s->dmt, &s->r->hdr, plan->dm,
 	    plan->scrunch, (int)plan->ntrials, 32, in.block, in.max_delay,
 	    s->r->nsamples)) != SPS_OK)
 		return e;
-	so.name = "stdin";	/* as sps-boxcar at the end of the pipe */
 	if ((e = sps_search_create(&s->search, &s->dmt, &so)) != SPS_OK)
+		return e;
+	s->resident = eo.on_device;
+	return SPS_OK;
+}
+
+/* Both on the GPU when asked or when one is usable; with any engine,
+ * a GPU that cannot do it gives way to the CPU, its reason kept. */
+static enum sps_err
+choose(struct sps_searchrun *s, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o, const unsigned char *kill)
+{
+	struct sps_device dev;
+	enum sps_err e;
+	int n, ec = o->dedisp.engine;
+
+	if (ec == SPS_ENGINE_ANY && sps_device_list(&dev, 1, &n) != SPS_OK)
+		ec = SPS_ENGINE_CPU;
+	if (ec == SPS_ENGINE_CPU)
+		return engines(s, plan, o, kill, SPS_ENGINE_CPU);
+	if ((e = engines(s, plan, o, kill, SPS_ENGINE_GPU)) == SPS_OK ||
+	    ec == SPS_ENGINE_GPU || e == SPS_EVALUE)
+		return e;
+	snprintf(s->note, sizeof(s->note), "%s", sps_errmsg());
+	sps_search_free(s->search);
+	sps_dedisp_engine_free(s->eng);
+	sps_header_free(&s->dmt);
+	s->search = NULL;
+	s->eng = NULL;
+	sps_header_init(&s->dmt);
+	return engines(s, plan, o, kill, SPS_ENGINE_CPU);
+}
+
+static enum sps_err
+setup(struct sps_searchrun *s, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o)
+{
+	struct sps_events_meta m;
+	unsigned char *kill = NULL;
+	double t0 = sps_clock();
+	enum sps_err e;
+
+	if (o->killfile != NULL && (e = sps_killmask_load(o->killfile,
+	    s->r->hdr.nchans, &kill)) != SPS_OK)
+		return e;
+	e = choose(s, plan, o, kill);
+	free(kill);
+	if (e != SPS_OK)
 		return e;
 	sps_search_events_meta(s->search, &s->dmt, s->r->nsamples ==
 	    SPS_NSAMPLES_UNKNOWN ? 0 : s->r->nsamples, &m);
 	if ((e = sps_events_as_written(&m, NULL, 0)) != SPS_OK)
 		return e;
 	s->tsamp = m.tsamp;
+	s->setup = sps_clock() - t0;
 	return sps_sift_init(&s->sift, &o->sift, &m);
 }
 
@@ -99,7 +152,14 @@ sps_searchrun_info(const struct sps_searchrun *s,
     struct sps_searchrun_info *info)
 {
 	sps_dedisp_engine_info(s->eng, &info->dedisp);
+	sps_dedisp_engine_times(s->eng, &info->times);
 	info->events = s->events;
+	info->search_on_gpu = sps_search_on_gpu(s->search);
+	sps_search_gpu_info(s->search, &info->search_kernels,
+	    &info->search_memory);
+	sps_search_stats(s->search, &info->search);
+	info->setup = s->setup;
+	info->note = s->note[0] != '\0' ? s->note : NULL;
 }
 
 /* The events the search has found, to the sifting as text gives them
@@ -145,7 +205,8 @@ step(struct sps_searchrun *s)
 		if ((e = sps_dedisp_engine_next(s->eng, &block, &n)) != SPS_OK)
 			return e;
 		if (n > 0)
-			e = sps_search_feed(s->search, block, n);
+			e = s->resident ? sps_search_feed_device(s->search,
+			    block, n) : sps_search_feed(s->search, block, n);
 		else if ((e = sps_search_finish(s->search)) == SPS_OK)
 			s->stage = 1;
 		return e == SPS_OK ? sift_events(s) : e;

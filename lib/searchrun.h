@@ -8,7 +8,13 @@
  *	sps-dedisperse | sps-boxcar | sps-peaks
  * with the same settings: the blocks are the same floats, and the events
  * and their header reach the sifting as sps-peaks reads them from the
- * text (events.h, sps_events_as_written). */
+ * text (events.h, sps_events_as_written).
+ *
+ * With the GPU (asked for, or usable when any engine will do), both
+ * engines run on it and the DM-time blocks never leave the device: the
+ * search takes them where dedispersion left them and only its boxcars
+ * above the threshold come back.  Any engine: a GPU that cannot be used
+ * gives way to the CPU for both, its reason kept for the summary. */
 #ifndef SPS_SEARCHRUN_H
 #define SPS_SEARCHRUN_H
 
@@ -48,7 +54,15 @@ double sps_searchrun_tsamp(const struct sps_searchrun *s);
 
 struct sps_searchrun_info {
 	struct sps_dedisp_engine_info	dedisp;
+	struct sps_dedisp_engine_times	times;
 	uint64_t			events;	/* so far */
+	int				search_on_gpu;
+	double				search_kernels;	/* s */
+	size_t				search_memory;	/* GPU bytes */
+	struct sps_search_stats		search;
+	double				setup;	/* s, engines made */
+	const char			*note;	/* why not on the GPU, or
+						 * NULL */
 };
 void sps_searchrun_info(const struct sps_searchrun *s,
     struct sps_searchrun_info *info);

@@ -11,6 +11,7 @@
 #include "boxcar.h"
 #include "boxcar_report.h"
 #include "cli.h"
+#include "dedisp_engine.h"
 #include "dmtime.h"
 #include "dmtime_in.h"
 #include "events.h"
@@ -23,7 +24,8 @@
 static const char usage_text[] =
     "usage: sps-boxcar [-q] [-a ALGORITHM] [-w SAMPLES | --max-width-s S]\n"
     "           [-s SNR] [--baseline S] [--outlier SIGMA] [--white]\n"
-    "           [--plane] [-t THREADS] [-o FILE] [FILE]\n"
+    "           [--plane] [-t THREADS] [--gpu [--device N] | --cpu]\n"
+    "           [-o FILE] [FILE]\n"
     "       sps-boxcar --loss [-a ALGORITHM] [-w SAMPLES]\n"
     "       sps-boxcar --bench [-a ALGORITHM] [-w SAMPLES] [-t THREADS]\n";
 
@@ -46,8 +48,8 @@ usage(int status)
 }
 
 enum {
-	OPT_BASELINE = 256, OPT_BENCH, OPT_LOSS, OPT_OUTLIER, OPT_PLANE,
-	OPT_VERSION, OPT_WHITE, OPT_WIDTH_S
+	OPT_BASELINE = 256, OPT_BENCH, OPT_CPU, OPT_DEVICE, OPT_GPU, OPT_LOSS,
+	OPT_OUTLIER, OPT_PLANE, OPT_VERSION, OPT_WHITE, OPT_WIDTH_S
 };
 
 static void
@@ -57,6 +59,9 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "bench", no_argument, NULL, OPT_BENCH },
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "gpu", no_argument, NULL, OPT_GPU },
 		{ "help", no_argument, NULL, 'h' },
 		{ "loss", no_argument, NULL, OPT_LOSS },
 		{ "max-width", required_argument, NULL, 'w' },
@@ -79,6 +84,7 @@ parse_options(struct options *o, int argc, char **argv)
 	so->algorithm = DEFAULT_ALGORITHM;
 	so->threshold = 6;
 	so->outlier = SPS_SEARCH_OUTLIER;
+	so->gpu = SPS_ENGINE_ANY;
 	while ((ch = getopt_long(argc, argv, "a:ho:qs:t:w:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -110,6 +116,16 @@ parse_options(struct options *o, int argc, char **argv)
 			break;
 		case OPT_BENCH:
 			o->bench = 1;
+			break;
+		case OPT_CPU:
+			so->gpu = SPS_ENGINE_CPU;
+			break;
+		case OPT_DEVICE:
+			so->device = (int)cli_long(optarg, "--device", 0, 1024);
+			so->gpu = SPS_ENGINE_GPU;
+			break;
+		case OPT_GPU:
+			so->gpu = SPS_ENGINE_GPU;
 			break;
 		case OPT_LOSS:
 			o->loss = 1;
@@ -143,6 +159,9 @@ parse_options(struct options *o, int argc, char **argv)
 		cli_usage_error(usage_text, "give -w or --max-width-s, not both");
 	if (o->width_s > 0 && (o->loss || o->bench))
 		cli_usage_error(usage_text, "--loss and --bench take -w SAMPLES");
+	if (so->gpu == SPS_ENGINE_GPU && so->want_plane)
+		cli_usage_error(usage_text, "--plane is searched on the CPU "
+		    "only: give it without --gpu");
 	if (o->loss && o->bench)
 		cli_usage_error(usage_text, "--loss or --bench, not both");
 	if ((o->loss || o->bench) && optind < argc)
@@ -202,6 +221,9 @@ create_search(struct run *r)
 	r->o.search.max_width = (int)w;
 	r->o.search.name = r->in.name;
 	cli_check(sps_search_create(&r->search, h, &r->o.search), NULL);
+	if (sps_search_gpu_note(r->search) != NULL && !r->o.quiet)
+		warnx("%s: searching on the CPU", sps_search_gpu_note(
+		    r->search));
 }
 
 static void
@@ -297,8 +319,9 @@ report(struct run *r, double seconds)
 	if (!r->o.search.want_plane)
 		fprintf(stderr, "%llu events >= %g, ", st.nevents,
 		    r->o.search.threshold);
-	fprintf(stderr, "%.2f s (%.1fx real time)\n", seconds,
-	    st.nbase * r->in.hdr.tsamp / seconds);
+	fprintf(stderr, "%.2f s (%.1fx real time) on the %s\n", seconds,
+	    st.nbase * r->in.hdr.tsamp / seconds, sps_search_on_gpu(r->search)
+	    ? "GPU" : "CPU");
 }
 
 static void

@@ -165,17 +165,36 @@ parse_options(struct options *o, int argc, char **argv)
 /* ---- the search in one process ---- */
 
 static void
-report(const struct sps_searchrun *run, uint64_t ncand, double seconds,
-    double span)
+report(const struct sps_searchrun *run, const struct sps_header *h,
+    uint64_t ncand, double seconds, double span)
 {
 	struct sps_searchrun_info in;
+	double adds, kernels;
 
 	sps_searchrun_info(run, &in);
+	if (in.note != NULL)
+		warnx("%s: searched on the CPU", in.note);
 	fprintf(stderr, "sps-search: %d trials dedispersed on the %s, "
-	    "searched on the CPU: %llu events, %llu candidates, %.2f s (%.1fx "
-	    "real time)\n", in.dedisp.ntrials, in.dedisp.on_gpu ? "GPU" :
-	    "CPU", (unsigned long long)in.events, (unsigned long long)ncand,
+	    "searched on the %s: %llu events, %llu candidates, %.2f s "
+	    "(%.1fx real time)\n", in.dedisp.ntrials, in.dedisp.on_gpu ?
+	    "GPU" : "CPU", in.search_on_gpu ? "GPU" : "CPU",
+	    (unsigned long long)in.events, (unsigned long long)ncand,
 	    seconds, span / seconds);
+	if (!in.dedisp.on_gpu) {
+		fprintf(stderr, "sps-search: set-up %.2f s\n", in.setup);
+		return;
+	}
+	fprintf(stderr, "sps-search: set-up %.2f s, GPU memory %.0f MB\n",
+	    in.setup, in.dedisp.device_mb + in.search_memory / 1048576.0);
+	adds = span / h->tsamp * h->nchans * h->nifs * in.dedisp.ntrials;
+	kernels = in.times.kernels;
+	fprintf(stderr, "sps-search: GPU kernels: dedispersion %.3f s (%.1f T "
+	    "additions/s)", kernels, kernels > 0 ? adds / kernels / 1e12 : 0);
+	if (in.search_on_gpu)
+		fprintf(stderr, ", search %.3f s (%.1f G samples/s)",
+		    in.search_kernels, in.search_kernels > 0 ?
+		    (double)in.search.samples / in.search_kernels / 1e9 : 0);
+	fprintf(stderr, "\n");
 }
 
 static int
@@ -212,7 +231,7 @@ run_fused(const struct options *o)
 	}
 	cli_check(sps_candset_close(&out), NULL);
 	if (!o->quiet)
-		report(run, ncand, cli_now() - start, r.position *
+		report(run, &r.hdr, ncand, cli_now() - start, r.position *
 		    r.hdr.tsamp);
 	sps_searchrun_free(run);
 	sps_plan_free(&plan);
@@ -267,10 +286,13 @@ stage_args(char **dd, char **bx, const struct options *o)
 		arg(dd, "-q");
 		arg(bx, "-q");
 	}
-	if (ro->dedisp.engine == SPS_ENGINE_CPU)
+	if (ro->dedisp.engine == SPS_ENGINE_CPU) {
 		arg(dd, "--cpu");
-	else if (ro->dedisp.engine == SPS_ENGINE_GPU)
+		arg(bx, "--cpu");
+	} else if (ro->dedisp.engine == SPS_ENGINE_GPU) {
 		arg(dd, "--device=%d", ro->dedisp.device);
+		arg(bx, "--device=%d", ro->dedisp.device);
+	}
 	if (o->plan_file != NULL)
 		arg(dd, "--plan=%s", o->plan_file);
 	else {

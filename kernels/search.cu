@@ -1,0 +1,1111 @@
+/* search.cu: the search of DM-time data on the GPU (gpu_search.h).  Its
+ * CPU reference is lib/noise.c and sps_boxcar_search_ref (lib/boxcar.c);
+ * the arithmetic that decides S/N is spelt with explicit roundings
+ * (__dadd_rn and the like) where noise.c's C would round, so that the
+ * compiler's fused multiply-adds do not move it. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_search.h"
+#include "gpu_util.h"
+extern "C" {
+#include "noise.h"
+}
+
+#define NT		512	/* threads of the noise and search blocks */
+#define MAX_ITER	100	/* as noise.c */
+#define RING		1024
+#define RING_MIN	32
+#define SHORT_WINDOW	256
+#define TILE_MAX	16384	/* starts per search block */
+#define FOUND_FIRST	(1 << 20)
+
+struct dplan {
+	int	nlevels, max_width;
+	int	sep[SPS_BOXCAR_MAXLEVELS], first[SPS_BOXCAR_MAXLEVELS];
+	int	step[SPS_BOXCAR_MAXLEVELS], nwidths[SPS_BOXCAR_MAXLEVELS];
+};
+
+struct dtrial {
+	int	f, plan, nlev;
+	size_t	win;		/* samples of a window */
+	size_t	off;		/* of its ring in buf */
+	size_t	doff;		/* of its decimation scratch */
+};
+
+struct dfound {
+	int		trial, width;
+	float		snr;
+	unsigned	rel;	/* start in its window */
+};
+
+/* What every kernel reads of the search. */
+struct dstate {
+	const struct dtrial	*trial;
+	const struct dplan	*plan;
+	float			*buf, *dec;
+	double			*mean;		/* [trial][slot] */
+	double			*sigma;		/* [trial][slot], NaN: skipped */
+	float			*rpar;		/* [trial][slot][rmax] */
+	double			*ratio;		/* [trial][rmax] */
+	float			*ring;		/* [trial][level - 1][RING] */
+	int			*ring_n, *ring_head;
+	double			*prev_sigma;
+	unsigned long long	*windows, *skipped, *nbad;
+	const int		*wk;
+	const float		*wfrac, *wroot;
+	int			 nslots, rmax, lmax, ntrials;
+	double			 outlier, clip, threshold;
+	int			 white;
+};
+
+struct sps_gpu_search {
+	struct sps_gpu_search_opts o;
+	int		 dev, ntrials, nplans, nslots, rmax, lmax, tile;
+	int		 maxw;		/* widest boxcar of any plan */
+	size_t		 smem;		/* of a search block */
+	struct dtrial	*trial;		/* host copies */
+	struct dplan	*plan;
+	struct dstate	 d;
+	size_t		*d_inoff, *inoff, inoff_n;
+	float		*d_stage;
+	size_t		 stage_cap;
+	struct dfound	*d_found;
+	unsigned	*d_nfound;
+	size_t		 found_cap;
+	struct dfound	*hfound;
+	struct sps_gpu_found *out;
+	size_t		 nout, out_cap, hcap;
+	uint64_t	 nbase;		/* base samples in */
+	uint64_t	 nmean, nnorm, nsearch;	/* windows */
+	int		 finished;
+	cudaStream_t	 s;
+	cudaEvent_t	 k0, k1;
+	double		 kernel_ms;
+	size_t		 bytes;
+};
+
+/* ---- block reductions ---- */
+
+__device__ static double
+warp_sum(double v)
+{
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, o);
+	return v;
+}
+
+/* a, b, c summed over the block, in every thread; sh holds 3 * NT / 32
+ * + 3 doubles. */
+__device__ static void
+block_sum3(double *a, double *b, double *c, double *sh)
+{
+	int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+
+	*a = warp_sum(*a);
+	*b = warp_sum(*b);
+	*c = warp_sum(*c);
+	__syncthreads();
+	if (lane == 0) {
+		sh[3 * w] = *a;
+		sh[3 * w + 1] = *b;
+		sh[3 * w + 2] = *c;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		double x = 0, y = 0, z = 0;
+
+		for (int i = 0; i < nw; i++) {
+			x += sh[3 * i];
+			y += sh[3 * i + 1];
+			z += sh[3 * i + 2];
+		}
+		sh[3 * nw] = x;
+		sh[3 * nw + 1] = y;
+		sh[3 * nw + 2] = z;
+	}
+	__syncthreads();
+	*a = sh[3 * nw];
+	*b = sh[3 * nw + 1];
+	*c = sh[3 * nw + 2];
+}
+
+/* Count, mean and sum of squared deviations of the values of x[0..n) in
+ * [lo, hi], summed in float relative to shift (as noise.c). */
+__device__ static void
+block_moments(const float *x, size_t n, float shift, float lo, float hi,
+    double *sh, double *cnt, double *mean, double *m2)
+{
+	float s = 0, q = 0, c = 0;
+	double S, Q, C;
+
+	for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+		float v = x[i];
+
+		if (v >= lo && v <= hi) {
+			float d = v - shift;
+
+			s += d;
+			q += d * d;
+			c += 1;
+		}
+	}
+	S = s;
+	Q = q;
+	C = c;
+	block_sum3(&S, &Q, &C, sh);
+	*cnt = C;
+	*mean = C > 0 ? shift + S / C : 0;
+	*m2 = C > 0 ? fmax(Q - S * S / C, 0.0) : 0;
+}
+
+__device__ static double
+sd_of(double n, double m2)
+{
+	return n > 1 ? sqrt(m2 / (n - 1)) : 0;
+}
+
+/* sps_clipped_stats (noise.c) by one block. */
+__device__ static double
+block_clipped(const float *x, size_t n, double t, double clip, double *sh,
+    double *mean, double *sd)
+{
+	double C, M, M2;
+	float shift = 0;
+
+	if (threadIdx.x == 0) {
+		size_t i;
+
+		for (i = 0; i < n && !isfinite(x[i]); i++)
+			;
+		sh[0] = i < n ? x[i] : 0;
+	}
+	__syncthreads();
+	shift = (float)sh[0];
+	__syncthreads();
+	block_moments(x, n, shift, -FLT_MAX, FLT_MAX, sh, &C, &M, &M2);
+	for (int it = 0; t > 0 && C > 1 && it < MAX_ITER; it++) {
+		double s = sd_of(C, M2), pm = M, pn = C;
+		float lo = (float)__dsub_rn(M, __dmul_rn(t, s));
+		float hi = (float)__dadd_rn(M, __dmul_rn(t, s));
+
+		block_moments(x, n, (float)M, lo, hi, sh, &C, &M, &M2);
+		if (C == pn && fabs(M - pm) <= fmax(0.1 / C, 1e-6) * s)
+			break;
+	}
+	if (C == 0) {
+		*mean = *sd = NAN;
+		return 0;
+	}
+	*mean = M;
+	*sd = sd_of(C, M2) / clip;
+	return C;
+}
+
+/* ---- the noise model, one block per trial ---- */
+
+/* Samples of window j of a trial with len samples so far (0: none). */
+__device__ static size_t
+window_len(const struct dtrial *t, uint64_t j, uint64_t len)
+{
+	uint64_t at = j * t->win;
+
+	if (at >= len)
+		return 0;
+	return len - at < t->win ? (size_t)(len - at) : t->win;
+}
+
+__device__ static float *
+window_at(const struct dstate *d, const struct dtrial *t, uint64_t j)
+{
+	return d->buf + t->off + (size_t)(j % (uint64_t)d->nslots) * t->win;
+}
+
+__global__ static void
+mean_kernel(struct dstate d, uint64_t j, uint64_t nbase)
+{
+	__shared__ double sh[3 * NT / 32 + 3];
+	const struct dtrial *t = &d.trial[blockIdx.x];
+	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
+	double m, sd;
+
+	if (n == 0)
+		return;
+	block_clipped(window_at(&d, t, j), n, d.outlier, 1, sh, &m, &sd);
+	if (threadIdx.x == 0)
+		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
+}
+
+/* x minus the line through the means at the window centres (noise.c's
+ * subtract); the samples not finite are counted. */
+__device__ static unsigned long long
+subtract(const struct dstate *d, const struct dtrial *t, float *x, size_t n,
+    uint64_t j, size_t next_len, double *sh)
+{
+	const double *mv = d->mean + blockIdx.x * d->nslots;
+	double mean = mv[j % d->nslots], rel = -((double)n - 1) / 2.0;
+	double centre = (double)(j * t->win) + ((double)n - 1) / 2.0;
+	double pm = j > 0 ? mv[(j - 1) % d->nslots] : NAN;
+	double nm = next_len > 0 ? mv[(j + 1) % d->nslots] : NAN;
+	double b0 = 0, b1 = 0, a0, a1, bad = 0, u = 0, v = 0;
+	int have_prev = isfinite(pm), have_next = isfinite(nm);
+	size_t half = (size_t)floor(-rel) + 1, i;
+
+	if (half > n)
+		half = n;
+	if (have_prev)
+		b0 = (mean - pm) / (centre - ((double)((j - 1) * t->win) +
+		    ((double)t->win - 1) / 2.0));
+	if (have_next)
+		b1 = (nm - mean) / (((double)((j + 1) * t->win) +
+		    ((double)next_len - 1) / 2.0) - centre);
+	if (!have_prev)
+		b0 = b1;
+	if (!have_next)
+		b1 = b0;
+	a0 = __dadd_rn(mean, __dmul_rn(b0, rel));
+	a1 = __dadd_rn(mean, __dmul_rn(b1, rel));
+	for (i = threadIdx.x; i < n; i += blockDim.x) {
+		double a = i < half ? a0 : a1, b = i < half ? b0 : b1;
+
+		bad += !isfinite(x[i]);
+		x[i] = isfinite(mean) ? (float)__dsub_rn((double)x[i],
+		    __dadd_rn(a, __dmul_rn(b, (double)i))) : NAN;
+	}
+	block_sum3(&bad, &u, &v, sh);
+	return (unsigned long long)bad;
+}
+
+/* Clipped statistics of dec[0..m), or of the ring of level k with it
+ * pushed, as noise.c's measure_ratios does for one power of two. */
+__device__ static double
+level_sd(const struct dstate *d, const float *dec, size_t m, int k,
+    double *sh)
+{
+	int slot = blockIdx.x * d->lmax + (k - 1);
+	float *ring = d->ring + (size_t)slot * RING;
+	int head = d->ring_head[slot], rn = d->ring_n[slot];
+	size_t cnt = m < RING ? m : RING, i;
+	double mean, sd;
+
+	for (i = threadIdx.x; i < cnt; i += blockDim.x)
+		ring[(head + i) % RING] = dec[m - cnt + i];
+	__syncthreads();
+	rn = rn + (int)cnt > RING ? RING : rn + (int)cnt;
+	if (threadIdx.x == 0) {
+		d->ring_head[slot] = (int)((head + cnt) % RING);
+		d->ring_n[slot] = rn;
+	}
+	if (m >= RING)
+		block_clipped(dec, m, d->outlier, d->clip, sh, &mean, &sd);
+	else if (rn >= RING_MIN)
+		block_clipped(ring, (size_t)rn, d->outlier, d->clip, sh, &mean,
+		    &sd);
+	else
+		sd = 0;
+	return sd;
+}
+
+/* r at 2^k, k = 1 .. nlev, from the window's decimated sums. */
+__device__ static void
+measure_ratios(const struct dstate *d, const struct dtrial *t, const float *x,
+    size_t n, double sigma, double *sh)
+{
+	double *ratio = d->ratio + blockIdx.x * d->rmax;
+	float inv = (float)(1 / sigma);
+	float *a = d->dec + t->doff, *b = a + t->win / 2 + 1, *tmp;
+	size_t m = n / 2, i;
+
+	for (i = threadIdx.x; i < m; i += blockDim.x)
+		a[i] = __fmul_rn(__fadd_rn(x[2 * i], x[2 * i + 1]), inv);
+	for (int k = 1; k <= t->nlev; k++) {
+		double sd;
+
+		if (k > 1) {
+			m /= 2;
+			for (i = threadIdx.x; i < m; i += blockDim.x)
+				b[i] = __fadd_rn(a[2 * i], a[2 * i + 1]);
+			tmp = a;
+			a = b;
+			b = tmp;
+		}
+		__syncthreads();
+		sd = level_sd(d, a, m, k, sh);
+		if (threadIdx.x == 0)
+			ratio[k] = isfinite(sd) && sd > 0 ? sd /
+			    sqrt((double)(1 << k)) : ratio[k - 1];
+		__syncthreads();
+	}
+}
+
+__global__ static void
+norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
+{
+	__shared__ double sh[3 * NT / 32 + 3];
+	const struct dtrial *t = &d.trial[blockIdx.x];
+	uint64_t len = nbase / (uint64_t)t->f;
+	size_t n = window_len(t, j, len), next_len, i;
+	float *x = window_at(&d, t, j), *r;
+	double m, sd, prev = d.prev_sigma[blockIdx.x];
+	unsigned long long bad;
+	int slot = blockIdx.x * d.nslots + (int)(j % d.nslots), ok;
+
+	if (n == 0)
+		return;
+	next_len = window_len(t, j + 1, len);
+	bad = subtract(&d, t, x, n, j, next_len, sh);
+	block_clipped(x, n, d.outlier, d.clip, sh, &m, &sd);
+	if (n < SHORT_WINDOW && prev > 0)
+		sd = prev;
+	for (i = threadIdx.x; i < n; i += blockDim.x)
+		if (!isfinite(x[i]))
+			x[i] = 0;
+	__syncthreads();
+	ok = isfinite(sd) && sd > 0;
+	if (ok && !d.white)
+		measure_ratios(&d, t, x, n, sd, sh);
+	if (threadIdx.x != 0)
+		return;
+	d.windows[blockIdx.x]++;
+	d.skipped[blockIdx.x] += !ok;
+	d.nbad[blockIdx.x] += bad;
+	d.sigma[slot] = ok ? sd : NAN;
+	if (!ok)
+		return;
+	d.prev_sigma[blockIdx.x] = sd;
+	r = d.rpar + (size_t)slot * d.rmax;
+	for (int k = 0; k <= t->nlev + 1; k++)
+		r[k] = d.white ? 1 : (float)d.ratio[blockIdx.x * d.rmax +
+		    (k <= t->nlev ? k : t->nlev)];
+}
+
+/* ---- the boxcar search: a tile of starts of one trial per block ---- */
+
+/* Running sums of x from sample `from` (len of them) into P[0..len], a
+ * block-wide scan per blockDim.x samples; sh holds NT / 32 + 1 doubles. */
+__device__ static void
+prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
+    size_t len, double *P, double *sh)
+{
+	int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+	uint64_t j0 = from / t->win;
+	unsigned off0 = (unsigned)(from % t->win), win = (unsigned)t->win;
+	double *carry = sh + nw;
+
+	if (threadIdx.x == 0) {
+		P[0] = 0;
+		*carry = 0;
+	}
+	for (size_t b = 0; b < len; b += blockDim.x) {
+		size_t k = b + threadIdx.x;
+		double v = 0, y;
+
+		if (k < len) {
+			unsigned rel = off0 + (unsigned)k, wi = rel / win;
+
+			v = window_at(d, t, j0 + wi)[rel - wi * win];
+		}
+		for (int o = 1; o < 32; o <<= 1) {
+			y = __shfl_up_sync(0xffffffffu, v, o);
+			if (lane >= o)
+				v += y;
+		}
+		__syncthreads();
+		if (lane == 31)
+			sh[w] = v;
+		__syncthreads();
+		if (threadIdx.x == 0)
+			for (int i = 1; i < nw; i++)
+				sh[i] += sh[i - 1];
+		__syncthreads();
+		v += (w > 0 ? sh[w - 1] : 0) + *carry;
+		if (k < len)
+			P[k + 1] = v;
+		__syncthreads();
+		if (threadIdx.x == blockDim.x - 1)
+			*carry = v;
+	}
+	__syncthreads();
+}
+
+/* The scale of noise.c's make_scale, w = 1 .. max_width. */
+__device__ static void
+scale_table(const struct dstate *d, int maxw, double sigma, const float *r,
+    float *sc)
+{
+	float s = (float)sigma;
+
+	for (int w = 1 + threadIdx.x; w <= maxw; w += blockDim.x) {
+		int k = d->wk[w];
+		float rr = __fadd_rn(r[k], __fmul_rn(__fsub_rn(r[k + 1], r[k]),
+		    d->wfrac[w]));
+
+		sc[w] = __fdiv_rn(1.0f, __fmul_rn(__fmul_rn(s, d->wroot[w]),
+		    rr));
+	}
+}
+
+__global__ static void
+search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
+    int finished, int tile, struct dfound *found, unsigned *nfound,
+    unsigned cap)
+{
+	extern __shared__ double P[];
+	__shared__ double sh[NT / 32 + 1];
+	__shared__ int cum[SPS_BOXCAR_MAXLEVELS + 1];
+	const struct dtrial *t = &d.trial[blockIdx.y];
+	const struct dplan *p = &d.plan[t->plan];
+	uint64_t len = nbase / (uint64_t)t->f, ws = j * t->win, s0, vend;
+	size_t n = window_len(t, j, len), t0 = (size_t)blockIdx.x * tile;
+	size_t nstarts, span;
+	int slot = blockIdx.y * d.nslots + (int)(j % d.nslots), items;
+	double sigma = d.sigma[slot];
+	float thr = (float)d.threshold, *sc;
+
+	if (t0 >= n || !isfinite(sigma))
+		return;
+	nstarts = n - t0 < (size_t)tile ? n - t0 : (size_t)tile;
+	s0 = ws + t0;
+	vend = finished ? len : nnorm * t->win;
+	span = nstarts - 1 + (size_t)p->max_width;
+	if (s0 + span > vend)
+		span = (size_t)(vend - s0);
+	sc = (float *)(P + tile + p->max_width + 1);
+	prefix_sums(&d, t, s0, span, P, sh);
+	scale_table(&d, p->max_width, sigma, d.rpar + (size_t)slot * d.rmax,
+	    sc);
+	if (threadIdx.x == 0) {
+		cum[0] = 0;
+		for (int l = 0; l < p->nlevels; l++)
+			cum[l + 1] = cum[l] + (int)((nstarts + p->sep[l] - 1) /
+			    p->sep[l]);
+	}
+	__syncthreads();
+	items = cum[p->nlevels];
+	for (int it = threadIdx.x; it < items; it += blockDim.x) {
+		int l = 0, bw = 0;
+		float best = -INFINITY;
+		size_t q;
+		double base;
+
+		while (it >= cum[l + 1])
+			l++;
+		q = (size_t)(it - cum[l]) * p->sep[l];
+		base = P[q];
+		for (int k = 0; k < p->nwidths[l]; k++) {
+			int w = p->first[l] + k * p->step[l];
+			float v;
+
+			if (s0 + q + w > vend)
+				break;
+			v = (float)__dmul_rn(P[q + w] - base, (double)sc[w]);
+			if (v > best) {
+				best = v;
+				bw = w;
+			}
+		}
+		if (best >= thr) {
+			unsigned at = atomicAdd(nfound, 1u);
+
+			if (at < cap) {
+				found[at].trial = blockIdx.y;
+				found[at].width = bw;
+				found[at].snr = best;
+				found[at].rel = (unsigned)(t0 + q);
+			}
+		}
+	}
+}
+
+__global__ static void
+copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
+    uint64_t from_base, uint64_t at_base, size_t nbase_part)
+{
+	const struct dtrial *t = &d.trial[blockIdx.y];
+	size_t cnt = nbase_part / (size_t)t->f;
+	uint64_t at = at_base / (uint64_t)t->f;
+	float *dst = window_at(&d, t, at / t->win) + at % t->win;
+	const float *src = block + inoff[blockIdx.y] + from_base /
+	    (uint64_t)t->f;
+
+	for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < cnt;
+	    i += (size_t)gridDim.x * blockDim.x)
+		dst[i] = src[i];
+}
+
+/* ---- the host's side ---- */
+
+static enum sps_err
+dev_alloc(struct sps_gpu_search *g, void **p, size_t bytes, const char *what)
+{
+	enum sps_err e;
+
+	if ((e = gpu_malloc(p, bytes, what, &g->bytes)) != SPS_OK)
+		return e;
+	CHECK(cudaMemsetAsync(*p, 0, bytes, g->s));
+	return SPS_OK;
+}
+
+/* After the memsets queued on the search's stream (a plain cudaMemcpy
+ * would not wait for them). */
+static enum sps_err
+upload(struct sps_gpu_search *g, void *dst, const void *src, size_t bytes)
+{
+	CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, g->s));
+	CHECK(cudaStreamSynchronize(g->s));
+	return SPS_OK;
+}
+
+static int
+plan_index(struct sps_gpu_search *g, const struct sps_boxcar_plan *p)
+{
+	struct dplan dp;
+	int i;
+
+	memset(&dp, 0, sizeof(dp));
+	dp.nlevels = p->nlevels;
+	dp.max_width = p->max_width;
+	for (i = 0; i < p->nlevels; i++) {
+		dp.sep[i] = p->level[i].sep;
+		dp.first[i] = p->level[i].first;
+		dp.step[i] = p->level[i].step;
+		dp.nwidths[i] = p->level[i].nwidths;
+	}
+	for (i = 0; i < g->nplans; i++)
+		if (memcmp(&g->plan[i], &dp, sizeof(dp)) == 0)
+			return i;
+	g->plan[g->nplans] = dp;
+	return g->nplans++;
+}
+
+static int
+levels_of(int max_width)
+{
+	int k;
+
+	for (k = 0; (1 << k) < max_width; k++)
+		;
+	return k;
+}
+
+/* The trials' layout on the host, and the sizes that follow from it. */
+static enum sps_err
+lay_out(struct sps_gpu_search *g, const int *f,
+    const struct sps_boxcar_plan *const *plans, size_t *nbuf, size_t *ndec)
+{
+	int i;
+
+	*nbuf = *ndec = 0;
+	g->nslots = g->o.lag + 3;
+	for (i = 0; i < g->ntrials; i++) {
+		struct dtrial *t = &g->trial[i];
+
+		if (f[i] < 1 || g->o.window % (size_t)f[i] != 0)
+			return sps_fail(SPS_EVALUE, "GPU search: window %zu and "
+			    "scrunch factor %d", g->o.window, f[i]);
+		t->f = f[i];
+		t->plan = plan_index(g, plans[i]);
+		t->nlev = levels_of(plans[i]->max_width);
+		t->win = g->o.window / (size_t)f[i];
+		t->off = *nbuf;
+		t->doff = *ndec;
+		*nbuf += (size_t)g->nslots * t->win;
+		*ndec += t->win / 2 + t->win / 4 + 2;
+		if (t->nlev > g->lmax)
+			g->lmax = t->nlev;
+		if (plans[i]->max_width > g->maxw)
+			g->maxw = plans[i]->max_width;
+	}
+	g->rmax = g->lmax + 2;
+	return SPS_OK;
+}
+
+/* The largest tile (a multiple of every plan's largest separation) whose
+ * running sums and scales fit a block's shared memory. */
+static enum sps_err
+choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
+    *plans)
+{
+	int limit = 0, period = 1, i;
+
+	CHECK(cudaDeviceGetAttribute(&limit,
+	    cudaDevAttrMaxSharedMemoryPerBlockOptin, g->dev));
+	limit -= (NT + 1) * (int)sizeof(double) + 1024;	/* the static */
+	for (i = 0; i < g->ntrials; i++)
+		if (plans[i]->period > period)
+			period = plans[i]->period;
+	for (g->tile = TILE_MAX; g->tile >= period && g->tile >= 32;
+	    g->tile /= 2) {
+		g->smem = ((size_t)g->tile + (size_t)g->maxw + 2) *
+		    sizeof(double) + ((size_t)g->maxw + 1) * sizeof(float);
+		if (g->smem <= (size_t)limit)
+			break;
+	}
+	if (g->tile < period || g->tile < 32)
+		return sps_fail(SPS_EVALUE, "GPU search: boxcars up to %d "
+		    "samples do not fit the device's %d bytes of shared "
+		    "memory", g->maxw, limit);
+	CHECK(cudaFuncSetAttribute(search_kernel,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
+	return SPS_OK;
+}
+
+/* noise.c's tables of log2 w and sqrt w, made by the same code. */
+static enum sps_err
+width_tables(struct sps_gpu_search *g)
+{
+	size_t n = (size_t)g->maxw + 2;
+	int *wk = (int *)calloc(n, sizeof(int));
+	float *wf = (float *)calloc(n, sizeof(float));
+	float *wr = (float *)calloc(n, sizeof(float));
+	enum sps_err e = SPS_OK;
+	int w;
+
+	if (wk == NULL || wf == NULL || wr == NULL)
+		e = sps_fail(SPS_ENOMEM, "out of memory");
+	for (w = 1; e == SPS_OK && w <= g->maxw; w++) {
+		double l = log2((double)w);
+
+		wk[w] = (int)floor(l);
+		wf[w] = (float)(l - floor(l));
+		wr[w] = (float)sqrt((double)w);
+	}
+	if (e == SPS_OK &&
+	    ((e = dev_alloc(g, (void **)&g->d.wk, n * sizeof(int), "search "
+	    "tables")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&g->d.wfrac, n * sizeof(float),
+	    "search tables")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&g->d.wroot, n * sizeof(float),
+	    "search tables")) != SPS_OK ||
+	    (e = upload(g, (void *)g->d.wk, wk, n * sizeof(int))) != SPS_OK ||
+	    (e = upload(g, (void *)g->d.wfrac, wf, n * sizeof(float))) != SPS_OK))
+		;
+	if (e == SPS_OK)
+		e = upload(g, (void *)g->d.wroot, wr, n * sizeof(float));
+	free(wk);
+	free(wf);
+	free(wr);
+	return e;
+}
+
+static enum sps_err
+alloc_state(struct sps_gpu_search *g, size_t nbuf, size_t ndec)
+{
+	size_t nt = (size_t)g->ntrials, ns = nt * (size_t)g->nslots;
+	size_t nr = nt * (size_t)(g->lmax > 0 ? g->lmax : 1);
+	struct dstate *d = &g->d;
+	double *ones;
+	enum sps_err e;
+	size_t i;
+
+	if ((e = dev_alloc(g, (void **)&d->trial, nt * sizeof(struct dtrial),
+	    "search trials")) != SPS_OK ||
+	    (e = upload(g, (void *)d->trial, g->trial, nt * sizeof(struct
+	    dtrial))) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->plan, (size_t)g->nplans *
+	    sizeof(struct dplan), "search plans")) != SPS_OK ||
+	    (e = upload(g, (void *)d->plan, g->plan, (size_t)g->nplans *
+	    sizeof(struct dplan))) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->buf, nbuf * sizeof(float),
+	    "the DM-time windows")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->dec, ndec * sizeof(float),
+	    "decimated series")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->mean, ns * sizeof(double),
+	    "window means")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->sigma, ns * sizeof(double),
+	    "window sigmas")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->rpar, ns * (size_t)g->rmax *
+	    sizeof(float), "window ratios")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->ratio, nt * (size_t)g->rmax *
+	    sizeof(double), "noise ratios")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->ring, nr * RING * sizeof(float),
+	    "noise rings")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->ring_n, nr * sizeof(int),
+	    "noise rings")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->ring_head, nr * sizeof(int),
+	    "noise rings")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->prev_sigma, nt * sizeof(double),
+	    "noise state")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&d->windows, 3 * nt * sizeof(unsigned
+	    long long), "search counts")) != SPS_OK)
+		return e;
+	d->skipped = d->windows + nt;
+	d->nbad = d->skipped + nt;
+	if ((ones = (double *)malloc(nt * (size_t)g->rmax * sizeof(double))) ==
+	    NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < nt * (size_t)g->rmax; i++)
+		ones[i] = 1;
+	e = upload(g, d->ratio, ones, nt * (size_t)g->rmax * sizeof(double));
+	free(ones);
+	return e;
+}
+
+static enum sps_err
+make(struct sps_gpu_search *g, const int *f,
+    const struct sps_boxcar_plan *const *plans)
+{
+	size_t nbuf, ndec;
+	enum sps_err e;
+
+	g->trial = (struct dtrial *)calloc((size_t)g->ntrials,
+	    sizeof(*g->trial));
+	g->plan = (struct dplan *)calloc((size_t)g->ntrials, sizeof(*g->plan));
+	g->inoff = (size_t *)calloc((size_t)g->ntrials, sizeof(size_t));
+	if (g->trial == NULL || g->plan == NULL || g->inoff == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if ((e = lay_out(g, f, plans, &nbuf, &ndec)) != SPS_OK)
+		return e;
+	CHECK(cudaSetDevice(g->dev));
+	if ((e = choose_tile(g, plans)) != SPS_OK ||
+	    (e = gpu_stream_create(&g->s)) != SPS_OK)
+		return e;
+	CHECK(cudaEventCreate(&g->k0));
+	CHECK(cudaEventCreate(&g->k1));
+	if ((e = alloc_state(g, nbuf, ndec)) != SPS_OK ||
+	    (e = width_tables(g)) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&g->d_inoff, (size_t)g->ntrials *
+	    sizeof(size_t), "block offsets")) != SPS_OK ||
+	    (e = dev_alloc(g, (void **)&g->d_nfound, sizeof(unsigned),
+	    "found count")) != SPS_OK)
+		return e;
+	g->found_cap = FOUND_FIRST;
+	if ((e = dev_alloc(g, (void **)&g->d_found, g->found_cap *
+	    sizeof(struct dfound), "boxcars found")) != SPS_OK)
+		return e;
+	g->d.nslots = g->nslots;
+	g->d.rmax = g->rmax;
+	g->d.lmax = g->lmax > 0 ? g->lmax : 1;
+	g->d.ntrials = g->ntrials;
+	g->d.outlier = g->o.outlier;
+	g->d.clip = sps_clip_factor(g->o.outlier);
+	g->d.threshold = g->o.threshold;
+	g->d.white = g->o.white;
+	CHECK(cudaStreamSynchronize(g->s));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_create(struct sps_gpu_search **gp,
+    const struct sps_gpu_search_opts *o, int ntrials, const int *f,
+    const struct sps_boxcar_plan *const *plans)
+{
+	struct sps_gpu_search *g;
+	enum sps_err e;
+
+	*gp = NULL;
+	if (ntrials < 1 || o->window < 1 || o->lag < 1)
+		return sps_fail(SPS_EVALUE, "GPU search: %d trials, window "
+		    "%zu, lag %d", ntrials, o->window, o->lag);
+	if ((g = (struct sps_gpu_search *)calloc(1, sizeof(*g))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	g->o = *o;
+	g->dev = o->device;
+	g->ntrials = ntrials;
+	if ((e = make(g, f, plans)) != SPS_OK) {
+		sps_gpu_search_free(g);
+		return e;
+	}
+	*gp = g;
+	return SPS_OK;
+}
+
+extern "C" void
+sps_gpu_search_free(struct sps_gpu_search *g)
+{
+	struct dstate *d;
+
+	if (g == NULL)
+		return;
+	d = &g->d;
+	cudaSetDevice(g->dev);
+	if (g->s != NULL)
+		cudaStreamSynchronize(g->s);
+	cudaFree((void *)d->trial);
+	cudaFree((void *)d->plan);
+	cudaFree(d->buf);
+	cudaFree(d->dec);
+	cudaFree(d->mean);
+	cudaFree(d->sigma);
+	cudaFree(d->rpar);
+	cudaFree(d->ratio);
+	cudaFree(d->ring);
+	cudaFree(d->ring_n);
+	cudaFree(d->ring_head);
+	cudaFree(d->prev_sigma);
+	cudaFree(d->windows);
+	cudaFree((void *)d->wk);
+	cudaFree((void *)d->wfrac);
+	cudaFree((void *)d->wroot);
+	cudaFree(g->d_inoff);
+	cudaFree(g->d_stage);
+	cudaFree(g->d_found);
+	cudaFree(g->d_nfound);
+	if (g->k0 != NULL)
+		cudaEventDestroy(g->k0);
+	if (g->k1 != NULL)
+		cudaEventDestroy(g->k1);
+	if (g->s != NULL)
+		cudaStreamDestroy(g->s);
+	free(g->trial);
+	free(g->plan);
+	free(g->inoff);
+	free(g->hfound);
+	free(g->out);
+	free(g);
+}
+
+/* ---- one step of windows ---- */
+
+static int
+by_trial_start(const void *a, const void *b)
+{
+	const struct dfound *x = (const struct dfound *)a;
+	const struct dfound *y = (const struct dfound *)b;
+
+	if (x->trial != y->trial)
+		return x->trial < y->trial ? -1 : 1;
+	if (x->rel != y->rel)
+		return x->rel < y->rel ? -1 : 1;
+	if (x->snr != y->snr)
+		return x->snr > y->snr ? -1 : 1;
+	return (x->width > y->width) - (x->width < y->width);
+}
+
+/* The boxcars of window j, the best per start, after those found before. */
+static enum sps_err
+take_found(struct sps_gpu_search *g, uint64_t j, size_t n)
+{
+	size_t i, need = g->nout + n;
+
+	if (n > g->hcap) {
+		free(g->hfound);
+		if ((g->hfound = (struct dfound *)malloc(n * sizeof(*g->hfound)))
+		    == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		g->hcap = n;
+	}
+	if (need > g->out_cap) {
+		void *p = realloc(g->out, need * sizeof(*g->out));
+
+		if (p == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		g->out = (struct sps_gpu_found *)p;
+		g->out_cap = need;
+	}
+	CHECK(cudaMemcpy(g->hfound, g->d_found, n * sizeof(*g->hfound),
+	    cudaMemcpyDeviceToHost));
+	qsort(g->hfound, n, sizeof(*g->hfound), by_trial_start);
+	for (i = 0; i < n; i++) {
+		const struct dfound *h = &g->hfound[i];
+		struct sps_gpu_found *o;
+
+		if (i > 0 && h->trial == h[-1].trial && h->rel == h[-1].rel)
+			continue;	/* a narrower level's, not the best */
+		o = &g->out[g->nout++];
+		o->trial = h->trial;
+		o->width = h->width;
+		o->snr = h->snr;
+		o->start = j * g->trial[h->trial].win + h->rel;
+	}
+	return SPS_OK;
+}
+
+static enum sps_err
+search_window(struct sps_gpu_search *g, uint64_t j)
+{
+	dim3 grid((unsigned)((g->o.window + (size_t)g->tile - 1) /
+	    (size_t)g->tile), (unsigned)g->ntrials);
+	unsigned n;
+
+	for (;;) {
+		CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
+		search_kernel<<<grid, NT, g->smem, g->s>>>(g->d, j, g->nbase,
+		    g->nnorm, g->finished, g->tile, g->d_found, g->d_nfound,
+		    (unsigned)g->found_cap);
+		CHECK_LAUNCH("search_kernel");
+		CHECK(cudaMemcpyAsync(&n, g->d_nfound, sizeof(n),
+		    cudaMemcpyDeviceToHost, g->s));
+		CHECK(cudaStreamSynchronize(g->s));
+		if (n <= g->found_cap)
+			break;
+		/* more than room: again with room for all */
+		cudaFree(g->d_found);
+		g->bytes -= g->found_cap * sizeof(struct dfound);
+		g->found_cap = (size_t)n + n / 4;
+		if (gpu_malloc((void **)&g->d_found, g->found_cap *
+		    sizeof(struct dfound), "boxcars found", &g->bytes) !=
+		    SPS_OK)
+			return SPS_EIO;
+	}
+	return take_found(g, j, n);
+}
+
+/* Means of complete windows, normalisation of those whose next window's
+ * mean is known, searches of those with lag normalised windows after
+ * them. */
+static enum sps_err
+advance(struct sps_gpu_search *g)
+{
+	uint64_t complete = g->nbase / g->o.window;
+	enum sps_err e;
+	float ms = 0;
+
+	if (g->finished && g->nbase % g->o.window != 0)
+		complete++;
+	CHECK(cudaEventRecord(g->k0, g->s));
+	for (; g->nmean < complete; g->nmean++) {
+		mean_kernel<<<g->ntrials, NT, 0, g->s>>>(g->d, g->nmean,
+		    g->nbase);
+		CHECK_LAUNCH("mean_kernel");
+	}
+	for (; g->nnorm + 1 < g->nmean || (g->finished && g->nnorm <
+	    g->nmean); g->nnorm++) {
+		norm_kernel<<<g->ntrials, NT, 0, g->s>>>(g->d, g->nnorm,
+		    g->nbase);
+		CHECK_LAUNCH("norm_kernel");
+	}
+	for (; g->nsearch + (uint64_t)g->o.lag < g->nnorm || (g->finished &&
+	    g->nsearch < g->nnorm); g->nsearch++)
+		if ((e = search_window(g, g->nsearch)) != SPS_OK)
+			return e;
+	CHECK(cudaEventRecord(g->k1, g->s));
+	CHECK(cudaEventSynchronize(g->k1));
+	CHECK(cudaEventElapsedTime(&ms, g->k0, g->k1));
+	g->kernel_ms += ms;
+	return SPS_OK;
+}
+
+/* Trial i's part of a block of n base samples starts at inoff[i]. */
+static enum sps_err
+block_offsets(struct sps_gpu_search *g, size_t n, size_t *total)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < g->ntrials; i++) {
+		g->inoff[i] = off;
+		off += n / (size_t)g->trial[i].f;
+	}
+	*total = off;
+	if (n == g->inoff_n)
+		return SPS_OK;
+	g->inoff_n = n;
+	return upload(g, g->d_inoff, g->inoff, (size_t)g->ntrials *
+	    sizeof(size_t));
+}
+
+static enum sps_err
+stage(struct sps_gpu_search *g, const float *block, size_t floats,
+    const float **dblock)
+{
+	enum sps_err e;
+
+	if (floats > g->stage_cap) {
+		cudaFree(g->d_stage);
+		g->bytes -= g->stage_cap * sizeof(float);
+		g->stage_cap = 0;
+		if ((e = gpu_malloc((void **)&g->d_stage, floats *
+		    sizeof(float), "the DM-time block", &g->bytes)) != SPS_OK)
+			return e;
+		g->stage_cap = floats;
+	}
+	CHECK(cudaMemcpyAsync(g->d_stage, block, floats * sizeof(float),
+	    cudaMemcpyHostToDevice, g->s));
+	*dblock = g->d_stage;
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
+    int on_device)
+{
+	size_t total, done = 0, part;
+	const float *src = block;
+	enum sps_err e;
+
+	if (g->finished)
+		return sps_fail(SPS_EUSAGE, "GPU search fed after its end");
+	CHECK(cudaSetDevice(g->dev));
+	if ((e = block_offsets(g, n, &total)) != SPS_OK ||
+	    (!on_device && (e = stage(g, block, total, &src)) != SPS_OK))
+		return e;
+	/* up to each window's end, so a copy lands in one slot */
+	for (; done < n; done += part) {
+		size_t room = g->o.window - (size_t)(g->nbase % g->o.window);
+
+		part = n - done < room ? n - done : room;
+		copy_in_kernel<<<dim3(64, (unsigned)g->ntrials), 256, 0, g->s>>>(
+		    g->d, src, g->d_inoff, done, g->nbase, part);
+		CHECK_LAUNCH("copy_in_kernel");
+		g->nbase += part;
+		if (g->nbase % g->o.window == 0 && (e = advance(g)) != SPS_OK)
+			return e;
+	}
+	CHECK(cudaStreamSynchronize(g->s));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_finish(struct sps_gpu_search *g)
+{
+	if (g->finished)
+		return SPS_OK;
+	CHECK(cudaSetDevice(g->dev));
+	g->finished = 1;
+	return advance(g);
+}
+
+static int
+by_trial(const void *a, const void *b)
+{
+	const struct sps_gpu_found *x = (const struct sps_gpu_found *)a;
+	const struct sps_gpu_found *y = (const struct sps_gpu_found *)b;
+
+	if (x->trial != y->trial)
+		return x->trial < y->trial ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+extern "C" const struct sps_gpu_found *
+sps_gpu_search_found(struct sps_gpu_search *g, size_t *n)
+{
+	/* windows searched in one step came one after the other */
+	qsort(g->out, g->nout, sizeof(*g->out), by_trial);
+	*n = g->nout;
+	g->nout = 0;
+	return g->out;
+}
+
+extern "C" uint64_t
+sps_gpu_search_searched(const struct sps_gpu_search *g)
+{
+	if (g->finished && g->nsearch == g->nnorm)
+		return g->nbase;
+	return g->nsearch * g->o.window;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_counts(struct sps_gpu_search *g, unsigned long long *windows,
+    unsigned long long *skipped, unsigned long long *nbad)
+{
+	size_t b = (size_t)g->ntrials * sizeof(unsigned long long);
+
+	CHECK(cudaSetDevice(g->dev));
+	CHECK(cudaStreamSynchronize(g->s));
+	CHECK(cudaMemcpy(windows, g->d.windows, b, cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(skipped, g->d.skipped, b, cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(nbad, g->d.nbad, b, cudaMemcpyDeviceToHost));
+	return SPS_OK;
+}
+
+extern "C" void
+sps_gpu_search_info(const struct sps_gpu_search *g,
+    struct sps_gpu_search_info *info)
+{
+	info->kernels = g->kernel_ms / 1e3;
+	info->memory = g->bytes;
+	info->tile = g->tile;
+}
