@@ -66,8 +66,12 @@ choose(struct sps_searchrun *s, const struct sps_plan *plan,
 	enum sps_err e;
 	int n, ec = o->dedisp.engine;
 
-	if (ec == SPS_ENGINE_ANY && sps_device_list(&dev, 1, &n) != SPS_OK)
+	if (ec == SPS_ENGINE_ANY && (e = sps_device_list(&dev, 1, &n)) !=
+	    SPS_OK) {
+		if (e == SPS_EIO)	/* not for a build without CUDA */
+			snprintf(s->note, sizeof(s->note), "%s", sps_errmsg());
 		ec = SPS_ENGINE_CPU;
+	}
 	if (ec == SPS_ENGINE_CPU)
 		return engines(s, plan, o, kill, SPS_ENGINE_CPU);
 	if ((e = engines(s, plan, o, kill, SPS_ENGINE_GPU)) == SPS_OK ||

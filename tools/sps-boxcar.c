@@ -221,9 +221,6 @@ create_search(struct run *r)
 	r->o.search.max_width = (int)w;
 	r->o.search.name = r->in.name;
 	cli_check(sps_search_create(&r->search, h, &r->o.search), NULL);
-	if (sps_search_gpu_note(r->search) != NULL && !r->o.quiet)
-		warnx("%s: searching on the CPU", sps_search_gpu_note(
-		    r->search));
 }
 
 static void
@@ -322,6 +319,9 @@ report(struct run *r, double seconds)
 	fprintf(stderr, "%.2f s (%.1fx real time) on the %s\n", seconds,
 	    st.nbase * r->in.hdr.tsamp / seconds, sps_search_on_gpu(r->search)
 	    ? "GPU" : "CPU");
+	if (sps_search_gpu_note(r->search) != NULL)
+		fprintf(stderr, "sps-boxcar: not on the GPU: %s\n",
+		    sps_search_gpu_note(r->search));
 }
 
 static void

@@ -172,8 +172,6 @@ report(const struct sps_searchrun *run, const struct sps_header *h,
 	double adds, kernels;
 
 	sps_searchrun_info(run, &in);
-	if (in.note != NULL)
-		warnx("%s: searched on the CPU", in.note);
 	fprintf(stderr, "sps-search: %d trials dedispersed on the %s, "
 	    "searched on the %s: %llu events, %llu candidates, %.2f s "
 	    "(%.1fx real time)\n", in.dedisp.ntrials, in.dedisp.on_gpu ?
@@ -182,6 +180,9 @@ report(const struct sps_searchrun *run, const struct sps_header *h,
 	    seconds, span / seconds);
 	if (!in.dedisp.on_gpu) {
 		fprintf(stderr, "sps-search: set-up %.2f s\n", in.setup);
+		if (in.note != NULL)
+			fprintf(stderr, "sps-search: not on the GPU: %s\n",
+			    in.note);
 		return;
 	}
 	fprintf(stderr, "sps-search: set-up %.2f s, GPU memory %.0f MB\n",
