@@ -53,6 +53,7 @@ struct sps_search {
 	size_t			 found_cap;
 	unsigned long long	*counts;	/* the GPU's, 3 per trial */
 	char			 gpu_note[512];	/* why not, when it could */
+	uint64_t		 gpu_searched;	/* base samples, so far */
 };
 
 static enum sps_err
@@ -532,6 +533,9 @@ gpu_events(struct sps_search *s)
 	int i;
 
 	g = sps_gpu_search_found(s->gpu, &n);
+	if (n == 0 && searched == s->gpu_searched && !s->finished)
+		return SPS_OK;	/* no window searched since the last block */
+	s->gpu_searched = searched;
 	for (i = 0; i < s->ntrials; i++) {
 		struct trial *t = &s->t[i];
 
