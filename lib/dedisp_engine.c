@@ -15,6 +15,7 @@
 
 #define MAX_GULP	((size_t)1 << 22)	/* output samples */
 #define MIN_GULP	((size_t)1 << 16)
+#define PAD_CYCLE	256	/* spectra of padding, repeated */
 #define PAD_SPECTRA	1024	/* the padding is the mean of the last
 				 * of these spectra */
 
@@ -39,7 +40,9 @@ struct sps_dedisp_engine {
 	size_t			 real;	/* after eof: spectra in in[cur] that
 					 * are data, not padding, and not yet
 					 * dedispersed */
-	unsigned char		*pad;	/* one spectrum as `in` holds it */
+	unsigned char		*pad;	/* PAD_CYCLE spectra as `in` holds
+					 * them */
+	size_t			 npad;	/* spectra of padding given */
 	unsigned char		*recent;	/* the last PAD_SPECTRA read,
 						 * a ring */
 	size_t			 nrecent, recent_at;
@@ -483,27 +486,42 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 	return err;
 }
 
-/* The spectrum that pads the data past their end, so that every trial
- * is dedispersed to the last sample the data reach (the part of the band
- * that arrives after the end sums the padding): each channel's mean over
- * the last PAD_SPECTRA spectra, rounded when every value is an integer,
- * as the CPU and the GPU both see it. */
-static enum sps_err
-make_pad(struct sps_dedisp_engine *e)
+/* Integer data: the j-th of PAD_CYCLE padding values of a channel whose
+ * cycle sums to total, the channel's phase phi (in [0, PAD_CYCLE)) keeping
+ * the channels from stepping together. */
+static double
+dither(long long total, long long phi, size_t j)
+{
+	long long a = (long long)j * total + phi, b = a + total;
+
+	/* floor division, total may be negative (signed 8-bit data) */
+	return (double)((b >= 0 ? b / PAD_CYCLE : -((-b + PAD_CYCLE - 1) /
+	    PAD_CYCLE)) - (a >= 0 ? a / PAD_CYCLE : -((-a + PAD_CYCLE - 1) /
+	    PAD_CYCLE)));
+}
+
+/* The phase of value c of a spectrum, by its channel's place from the
+ * lowest frequency (the same whichever way the file orders them). */
+static long long
+pad_phase(const struct sps_header *h, size_t c)
+{
+	size_t ch = c % (size_t)h->nchans, ifno = c / (size_t)h->nchans;
+
+	if (h->foff < 0)
+		ch = (size_t)h->nchans - 1 - ch;
+	return (long long)((ifno * (size_t)h->nchans + ch) * 97 % PAD_CYCLE);
+}
+
+/* Each channel's mean over the last PAD_SPECTRA spectra, and whether
+ * every value was an integer. */
+static int
+recent_means(struct sps_dedisp_engine *e, double *mean, float *v)
 {
 	const struct sps_header *h = &e->r->hdr;
-	int is_signed = h->nbits == 8 && h->sign < 0;
+	int is_signed = h->nbits == 8 && h->sign < 0, integers = 1;
 	size_t nv = sps_spectrum_values(h), t, c;
-	double *sum = calloc(nv, sizeof(double));
-	int integers = 1;
-	float *v = malloc((nv + 1) * sizeof(float));
 	const float *x;
 
-	if ((e->pad = malloc(e->unit)) == NULL || sum == NULL || v == NULL) {
-		free(sum);
-		free(v);
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	}
 	for (t = 0; t < e->nrecent; t++) {
 		x = (const float *)(const void *)(e->recent + t * e->unit);
 		if (e->gpu != NULL) {
@@ -512,19 +530,51 @@ make_pad(struct sps_dedisp_engine *e)
 			x = v;
 		}
 		for (c = 0; c < nv; c++) {
-			sum[c] += x[c];
+			mean[c] += x[c];
 			integers &= x[c] == floorf(x[c]);
 		}
 	}
-	/* integer data stay integers: their sums stay exact */
 	for (c = 0; c < nv; c++)
-		v[c] = (float)(integers ? floor(sum[c] / e->nrecent + 0.5) :
-		    sum[c] / e->nrecent);
-	if (e->gpu != NULL)
-		sps_pack(v, e->pad, nv, h->nbits, is_signed);
-	else
-		memcpy(e->pad, v, nv * sizeof(float));
-	free(sum);
+		mean[c] /= (double)e->nrecent;
+	return integers;
+}
+
+/* The spectra that pad the data past their end, so that every trial is
+ * dedispersed to the last sample the data reach (the part of the band
+ * that arrives after the end sums the padding), as the CPU and the GPU
+ * both see them: each channel's mean over the last PAD_SPECTRA spectra;
+ * integer data stay integers (their sums stay exact) by a cycle of
+ * PAD_CYCLE values, each the floor or the ceiling of the mean, whose
+ * average is the mean to 1 / PAD_CYCLE (a rounded mean would shift a
+ * 2-bit channel by up to half a level, and a sum over the band by many
+ * times its noise). */
+static enum sps_err
+make_pad(struct sps_dedisp_engine *e)
+{
+	const struct sps_header *h = &e->r->hdr;
+	int is_signed = h->nbits == 8 && h->sign < 0, integers;
+	size_t nv = sps_spectrum_values(h), j, c;
+	double *mean = calloc(nv, sizeof(double));
+	float *v = malloc((nv + 1) * sizeof(float));
+
+	e->pad = malloc(PAD_CYCLE * e->unit);
+	if (e->pad == NULL || mean == NULL || v == NULL) {
+		free(mean);
+		free(v);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	integers = recent_means(e, mean, v);
+	for (j = 0; j < PAD_CYCLE; j++) {
+		for (c = 0; c < nv; c++)
+			v[c] = (float)(integers ? dither(llround(mean[c] *
+			    PAD_CYCLE), pad_phase(h, c), j) : mean[c]);
+		if (e->gpu != NULL)
+			sps_pack(v, e->pad + j * e->unit, nv, h->nbits,
+			    is_signed);
+		else
+			memcpy(e->pad + j * e->unit, v, nv * sizeof(float));
+	}
+	free(mean);
 	free(v);
 	return SPS_OK;
 }
@@ -552,7 +602,8 @@ gulp_output(struct sps_dedisp_engine *e, size_t *nout)
 	e->real -= *nout;
 	nin = *nout + e->max_delay;
 	for (t = e->have; t < nin; t++)
-		memcpy(e->in[e->cur] + t * e->unit, e->pad, e->unit);
+		memcpy(e->in[e->cur] + t * e->unit, e->pad + (e->npad++ %
+		    PAD_CYCLE) * e->unit, e->unit);
 	if (e->have < nin)
 		e->have = nin;
 	return SPS_OK;

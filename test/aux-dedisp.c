@@ -20,7 +20,8 @@
  *		    s_ic = round(4.148808e3 DM_i (f_c^-2 - f_top^-2) / (tsamp f))
  *		for j < nsamples / f, summed in double, the data followed by
  *		maxdelay = max s_ic f spectra of padding, each value the mean
- *		of the last 1024 spectra (rounded if they are all integers).  Writes the trials one after another as
+ *		of the last 1024 spectra (dithered to integers over a cycle
+ *		of 256 if they are all integers: pad_data below).  Writes the trials one after another as
  *		float32 on standard output; -l prints "MAXDELAY NOUT" instead.
  *
  *	aux-dedisp dump [-t TRIAL] [STREAM]
@@ -347,17 +348,26 @@ delays(const struct sps_header *h, double dm, int f, long *s)
 	}
 }
 
+static long long
+floor_div(long long a, long long b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
 /* The data followed by npad spectra of padding: each value's mean over
- * the last 1024 spectra (or all), rounded when they are all integers. */
+ * the last 1024 spectra (or all); when they are all integers, pad
+ * spectrum k of value v is floor(((j + 1) M + p) / 256) - floor((j M +
+ * p) / 256), j = k mod 256, M = round(256 mean), p = 97 u mod 256,
+ * u the value's place counting channels from the lowest frequency. */
 static float *
 pad_data(const struct sps_header *h, float *x, size_t n, size_t npad)
 {
 	size_t nv = sps_spectrum_values(h), first = n > 1024 ? n - 1024 : 0;
-	size_t t, v;
+	size_t t, v, c;
 	int integers = 1;
+	long long M, p, j;
 	double sum;
 
-	(void)h;
 	x = xrealloc(x, (n + npad) * nv * sizeof(float));
 	for (t = first * nv; t < n * nv; t++)
 		integers &= x[t] == floorf(x[t]);
@@ -365,10 +375,18 @@ pad_data(const struct sps_header *h, float *x, size_t n, size_t npad)
 		for (sum = 0, t = first; t < n; t++)
 			sum += x[t * nv + v];
 		sum /= (double)(n - first);
-		if (integers)
-			sum = floor(sum + 0.5);
-		for (t = n; t < n + npad; t++)
-			x[t * nv + v] = (float)sum;
+		M = llround(sum * 256);
+		c = v % (size_t)h->nchans;
+		if (h->foff < 0)
+			c = (size_t)h->nchans - 1 - c;
+		p = (long long)((v / (size_t)h->nchans * (size_t)h->nchans +
+		    c) * 97 % 256);
+		for (t = n; t < n + npad; t++) {
+			j = (long long)((t - n) % 256);
+			x[t * nv + v] = integers ? (float)(floor_div((j + 1) *
+			    M + p, 256) - floor_div(j * M + p, 256)) :
+			    (float)sum;
+		}
 	}
 	return x;
 }

@@ -228,3 +228,13 @@ found() {
 		exit bad || n != 30 || s / n < 0.9 || s / n > 1.1 }' found.txt
 	[ "$status" -eq 0 ] || fail "$output: $(cat found.txt)"
 }
+
+# the padding after the end of integer data keeps each channel's mean: a
+# rounded mean shifted 1024 2-bit channels by many times the noise
+@test "sps-search: the end of 2-bit noise gives no candidate" {
+	sps-fake -q --nbits 2 --nchans 1024 --tobs 2 --tsamp 64 \
+	    --fch1 1581.8046875 --foff -0.390625 --seed 3 >n2.fil
+	run --separate-stderr sps-search -q --cpu --dm 0 1000 n2.fil
+	assert_success
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" -eq 0 ] || fail "$output"
+}
