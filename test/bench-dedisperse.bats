@@ -31,7 +31,7 @@ bench() {
 # One sub-band: the trials at DM 300 are summed at a nominal DM 64 away.
 @test "bench-dedisperse: a run that misses the pulse prints what it found instead of figures" {
 	run -1 bench --subband 1
-	assert_line --regexp '^novotny-8bit-512 +subband +gpu FAILED, pulse not found: the strongest candidate is at [0-9.]+ s DM [0-9.]+ width [0-9]+ S/N [0-9.]+, the pulse was put at 1 s DM 300$'
+	assert_line --regexp '^novotny-8bit-512 +subband +gpu FAILED, pulse not found: the strongest candidate before [0-9.]+ s is at [0-9.]+ s DM [0-9.]+ width [0-9]+ S/N [0-9.]+, the pulse was put at 1 s DM 300$'
 	refute_line --regexp '^#   pulse found'
 	assert_line --regexp '^# [0-9]+ s in all; 1 runs failed$'
 }
