@@ -110,6 +110,55 @@ done:
 	return e;
 }
 
+/* Check the search of the window at sample `at` of a trial, with widths
+ * and, as it is timed, without. */
+static enum sps_err
+check_window(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
+    const float *x, size_t len, const float *scale, size_t at,
+    struct sps_boxcar_bench *b)
+{
+	const size_t n = SPS_BENCH_WINDOW;
+	float *snr = malloc(n * sizeof(float));
+	float *bare = malloc(n * sizeof(float));
+	int32_t *width = malloc(n * sizeof(int32_t));
+	enum sps_err e = SPS_OK;
+
+	if (snr == NULL || bare == NULL || width == NULL)
+		e = sps_fail(SPS_ENOMEM, "out of memory");
+	if (e == SPS_OK)
+		e = sps_boxcar_search(p, w, x + at, n, scale, snr, width);
+	if (e == SPS_OK)
+		e = sps_boxcar_search(p, w, x + at, n, scale, bare, NULL);
+	if (e == SPS_OK)
+		e = sps_boxcar_check(p, x + at, n, len - at, scale, snr,
+		    width, &b->agrees, &b->mismatch);
+	if (e == SPS_OK && b->agrees)
+		e = sps_boxcar_check(p, x + at, n, len - at, scale, bare,
+		    NULL, &b->agrees, &b->mismatch);
+	if (e == SPS_OK && b->agrees)
+		b->checked += n;
+	else if (e == SPS_OK)
+		b->mismatch.start += at;
+	free(snr);
+	free(bare);
+	free(width);
+	return e;
+}
+
+/* Check the first and the last window of a trial. */
+static enum sps_err
+check_search(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
+    const float *x, size_t len, const float *scale,
+    struct sps_boxcar_bench *b)
+{
+	enum sps_err e = check_window(p, w, x, len, scale, 0, b);
+
+	if (e == SPS_OK && b->agrees)
+		e = check_window(p, w, x, len, scale,
+		    SPS_BENCH_SAMPLES - SPS_BENCH_WINDOW, b);
+	return e;
+}
+
 /* Seconds per pass over every trial (repeated for at least a second),
  * the search alone or streamed. */
 static enum sps_err
@@ -153,6 +202,9 @@ sps_boxcar_bench_run(const struct sps_boxcar_plan *p, double outlier,
 	b->nthreads = nthreads > 0 ? nthreads : omp_get_max_threads();
 	b->ntrials = 2 * b->nthreads;
 	b->samples = SPS_BENCH_SAMPLES;
+	b->checked = 0;
+	b->agrees = 0;
+	b->search_rate = b->total_rate = 0;
 	x = malloc(len * sizeof(float));
 	scale = malloc(((size_t)p->max_width + 1) * sizeof(float));
 	snr = malloc((size_t)b->nthreads * SPS_BENCH_WINDOW * sizeof(float));
@@ -163,14 +215,18 @@ sps_boxcar_bench_run(const struct sps_boxcar_plan *p, double outlier,
 		e = sps_boxcar_work_create(&work[i]);
 	if (e == SPS_OK) {
 		white_noise(x, len, scale, p->max_width);
+		e = check_search(p, work[0], x, len, scale, b);
+	}
+	if (e == SPS_OK && b->agrees)
 		e = time_passes(p, b, work, x, scale, snr, outlier, 0,
 		    &search_s);
-	}
-	if (e == SPS_OK)
+	if (e == SPS_OK && b->agrees)
 		e = time_passes(p, b, work, x, scale, snr, outlier, 1,
 		    &total_s);
-	b->search_rate = b->ntrials * (double)b->samples / search_s;
-	b->total_rate = b->ntrials * (double)b->samples / total_s;
+	if (e == SPS_OK && b->agrees) {
+		b->search_rate = b->ntrials * (double)b->samples / search_s;
+		b->total_rate = b->ntrials * (double)b->samples / total_s;
+	}
 	for (i = 0; work != NULL && i < b->nthreads; i++)
 		sps_boxcar_work_free(work[i]);
 	free(work);

@@ -84,6 +84,17 @@ bad_input() {
 	refute_line --regexp '^ +[0-9]+ .*[1-9]'
 }
 
+# the check itself, and its failure, are unit-boxcar_check's
+@test "sps-boxcar: --bench prints rates only after checking the search against the reference" {
+	run -0 --separate-stderr sps-boxcar --bench -a 'IG(1)' -w 24 -t 1
+	assert_equal "$stderr" ""
+	assert_line --index 0 --regexp '^IG\(1\), widths 1\.\.24 \(.*\), 2 trials of 1048576 samples, 1 threads:$'
+	assert_line --index 1 --regexp '^  checked: +65536 starts \(the first and last windows of 32768\) agree with the reference$'
+	assert_line --index 2 --regexp '^  search: +[0-9.]+ G samples/s'
+	assert_line --index 3 --regexp '^  noise and search: +[0-9.]+ G samples/s'
+	assert_equal "${#lines[@]}" 4
+}
+
 @test "sps-boxcar: events name the first base sample and width of the boxcar" {
 	fil "$T/p.fil" --nsamples 40000 --seed 5 \
 	    --pulse 'dm=0,t=10020samp,width=40samp,snr=30,shape=rect'

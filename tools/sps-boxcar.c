@@ -183,6 +183,20 @@ print_rate(const char *what, double rate, int nthreads)
 	    rate * 64e-6);
 }
 
+/* The first start at which the search disagreed with the reference. */
+static void
+print_mismatch(const struct sps_boxcar_mismatch *m)
+{
+	if (m->width == 0)
+		printf("  FAILED: start %zu: S/N %.6g (searched without "
+		    "widths), reference %.6g; not timed\n", m->start, m->snr,
+		    m->ref_snr);
+	else
+		printf("  FAILED: start %zu: S/N %.6g width %d, reference S/N "
+		    "%.6g width %d; not timed\n", m->start, m->snr, m->width,
+		    m->ref_snr, m->ref_width);
+}
+
 static void
 bench(const struct options *o, const struct sps_boxcar_plan *p)
 {
@@ -193,6 +207,12 @@ bench(const struct options *o, const struct sps_boxcar_plan *p)
 	printf("%s, widths 1..%d (%.1f boxcars per sample), %d trials of %zu "
 	    "samples, %d threads:\n", p->name, p->max_width,
 	    sps_boxcar_evals_per_sample(p), b.ntrials, b.samples, b.nthreads);
+	if (!b.agrees) {
+		print_mismatch(&b.mismatch);
+		exit(1);
+	}
+	printf("  %-18s %zu starts (the first and last windows of %d) agree "
+	    "with the reference\n", "checked:", b.checked, SPS_BENCH_WINDOW);
 	print_rate("search:", b.search_rate, b.nthreads);
 	print_rate("noise and search:", b.total_rate, b.nthreads);
 }
