@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # sps-dedisperse: exact sums against a naive loop, pulses found where they
 # were put, streaming, kill mask, sub-bands and trees against the direct
-# algorithm, outputs, bad input.
+# algorithm, outputs, what 8- and 16-bit outputs cost in S/N, bad input.
 #
 # aux-dedisp (test/aux-dedisp.c) makes random integer filterbanks, is the
 # naive reference, and decodes DM-time streams; see its header comment.
@@ -613,6 +613,71 @@ snr_within() {
 	run -0 --separate-stderr sps-dedisperse -b 8 --plan scrunch.txt p.fil
 	[[ "$stderr" =~ [0-9]+\ values\ clipped\ to\ 8\ bits ]] ||
 	    fail "no clipping count: $stderr"
+}
+
+# nbits_chains SEED: c32, c16 and c8, the candidates of the pipe chain
+# with DM-time streams of 32, 16 and 8 bits, on fake data with five pulses
+# of S/N 10 to 25 (DM 50 to 300, 0.5 to 16 ms) and one of S/N 60, 0.25 ms
+# wide at DM 20, far above 16 rms in its brightest sample
+nbits_chains() {
+	local b
+
+	sps-fake -q --nchans 256 --tsamp 128 --tobs 6.5 --fch1 1500 --foff -1 \
+	    --seed "$1" -o fake.fil \
+	    --pulse dm=50,t=0.5,width=1ms,snr=10 \
+	    --pulse dm=250,t=1.5,width=4ms,snr=15 \
+	    --pulse dm=100,t=2.5,width=0.5ms,snr=20 \
+	    --pulse dm=300,t=3.5,width=16ms,snr=25 \
+	    --pulse dm=150,t=4.5,width=2ms,snr=12 \
+	    --pulse dm=20,t=5.5,width=0.25ms,snr=60
+	for b in 32 16 8; do
+		sps-dedisperse -q -b $b --scrunch --dm 0 400 fake.fil |
+		    sps-boxcar -q -s 6 | sps-peaks -q -s 6 >c$b
+	done
+}
+
+# pair WANT GOT: for each candidate of WANT of S/N 8 or more its sample,
+# width, DM trial, DM and S/N, then those of the strongest candidate of
+# GOT whose boxcar overlaps its own (0 0 0 0 0 if none)
+pair() {
+	awk 'FNR == 1 { f++ } /^#/ { next }
+	    f == 1 && $4 >= 8 { n++; at[n] = $2; w[n] = $3
+		want[n] = $2 " " $3 " " $6 " " $5 " " $4 }
+	    f == 2 { for (i = 1; i <= n; i++)
+		if ($2 < at[i] + w[i] && at[i] < $2 + $3 && $4 > best[i]) {
+			best[i] = $4; got[i] = $2 " " $3 " " $6 " " $5 " " $4 } }
+	    END { for (i = 1; i <= n; i++)
+		print want[i], got[i] == "" ? "0 0 0 0 0" : got[i] }' "$1" "$2"
+}
+
+@test "sps-dedisperse: -b 16 keeps each pulse's candidate and S/N to 0.5 %, -b 8 its S/N to 3 %" {
+	for seed in 5 6 7; do
+		nbits_chains $seed
+		pair c32 c16 >p16
+		pair c32 c8 >p8
+		[ "$(wc -l <p16)" -eq 6 ] || fail "seed $seed: $(cat c32)"
+		# sample, width and DM trial the same; S/N within 0.5 %
+		run awk '$4 > 30 && !($1 == $6 && $2 == $7 && $3 == $8 &&
+		    ($10 - $5) ^ 2 <= (0.005 * $5) ^ 2)' p16
+		assert_output ""
+		# a boxcar that overlaps, DM within 10 % (a wide pulse's S/N
+		# is flat over many trials), S/N within 3 %
+		run awk '$4 > 30 && !(($9 - $4) ^ 2 <= (0.1 * $4) ^ 2 &&
+		    ($10 - $5) ^ 2 <= (0.03 * $5) ^ 2)' p8
+		assert_output ""
+	done
+}
+
+@test "sps-dedisperse: -b 8 clips a pulse brighter than 16 rms, -b 16 does not" {
+	nbits_chains 5
+	pair c32 c16 >p16
+	pair c32 c8 >p8
+	run awk '$4 < 30 && $1 == $6 && $2 == $7 && $3 == $8 &&
+	    ($10 - $5) ^ 2 <= (0.005 * $5) ^ 2 { print "kept" }' p16
+	assert_output kept
+	# the pulse is found, its S/N more than 20 % lower
+	run awk '$4 < 30 && $10 > 0 && $10 < 0.8 * $5 { print "clipped" }' p8
+	assert_output clipped
 }
 
 @test "sps-dedisperse: reports its memory before the data; -q is silent" {
