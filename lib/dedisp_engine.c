@@ -272,8 +272,14 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 
 	use_cpu(e);
 	if (e->o.engine == SPS_ENGINE_CPU || (e->o.engine == SPS_ENGINE_ANY &&
-	    sps_device_list(&dev, 1, &n) != SPS_OK))
+	    (sps_device_list(&dev, 1, &n) != SPS_OK ||
+	    !sps_reader_raw_exact(e->r))))
 		return SPS_OK;
+	if (!sps_reader_raw_exact(e->r))
+		return sps_fail(SPS_EUSAGE, "GPU %d: %s: the GPU reads the "
+		    "file's samples as they are, and these are scaled (PSRFITS "
+		    "DAT_SCL and DAT_OFFS): use the CPU", e->o.device,
+		    e->r->name);
 	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
 	if ((err = make_gpu_plan(e, dms, scrunch, kill)) == SPS_OK)
 		return SPS_OK;

@@ -223,8 +223,17 @@ chain_close(void *state)
 	free(c);
 }
 
+static int
+chain_raw_exact(void *state)
+{
+	struct chain *c = state;
+
+	return c->current >= c->npaths || sps_reader_raw_exact(&c->sub);
+}
+
 static const struct sps_source_ops chain_ops = {
 	chain_read_raw, chain_read_float, chain_close, chain_skip,
+	chain_raw_exact
 };
 
 static enum sps_err

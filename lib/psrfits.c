@@ -1477,6 +1477,15 @@ psrfits_read_float(void *state, float *buf, size_t n, size_t *got)
 	return done == 0 ? SPS_EEOF : SPS_OK;
 }
 
+static int
+psrfits_raw_exact(void *state)
+{
+	struct psrfits *s = state;
+
+	return s->info.value_nbits == s->lay.nbits && (size_t)s->lay.nchan *
+	    (size_t)s->lay.nbits % 8 == 0;
+}
+
 /* Raw SIGPROC bytes, only when the values are the file's integers. */
 static enum sps_err
 psrfits_read_raw(void *state, unsigned char *buf, size_t n, size_t *got)
@@ -1487,10 +1496,9 @@ psrfits_read_raw(void *state, unsigned char *buf, size_t n, size_t *got)
 	float *values;
 
 	*got = 0;
-	if (s->info.value_nbits != s->lay.nbits || nchan * s->lay.nbits % 8)
-		return sps_fail(SPS_EUSAGE, "%s: raw reads need values that "
-		    "are the file's %d-bit integers", s->paths[0],
-		    s->lay.nbits);
+	if (!psrfits_raw_exact(state))
+		return sps_fail(SPS_EUSAGE, "raw reads need values that are "
+		    "the file's %d-bit integers", s->lay.nbits);
 	if ((values = malloc(n * nchan * sizeof(float))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	e = psrfits_read_float(state, values, n, got);
@@ -1529,6 +1537,7 @@ psrfits_close(void *state)
 
 static const struct sps_source_ops psrfits_ops = {
 	psrfits_read_raw, psrfits_read_float, psrfits_close, NULL,
+	psrfits_raw_exact
 };
 
 static enum sps_err

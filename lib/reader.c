@@ -241,6 +241,7 @@ sigproc_close(void *state)
 
 static const struct sps_source_ops sigproc_ops = {
 	sigproc_read_raw, sigproc_read_float, sigproc_close, sigproc_skip,
+	NULL
 };
 
 /* nsamples from the file size when f is a regular file. */
@@ -383,6 +384,13 @@ sps_reader_is_fits(const char *path)
 		fclose(f);
 	}
 	return is_fits(head, n);
+}
+
+int
+sps_reader_raw_exact(const struct sps_reader *r)
+{
+	return r->ops == NULL || r->ops->raw_exact == NULL ||
+	    r->ops->raw_exact(r->state);
 }
 
 enum sps_err

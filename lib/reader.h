@@ -30,6 +30,9 @@ struct sps_source_ops {
 	/* Move past up to n spectra without reading them (optional: what it
 	 * leaves, or all when NULL, is read and dropped).  Sets *skipped. */
 	enum sps_err (*skip)(void *state, uint64_t n, uint64_t *skipped);
+	/* Whether read_raw's bytes are the values read_float gives
+	 * (optional: NULL means they are). */
+	int (*raw_exact)(void *state);
 };
 
 struct sps_reader {
@@ -52,6 +55,10 @@ enum sps_err sps_reader_open(struct sps_reader *r, const char *path);
  * n * sps_spectrum_bytes() bytes; sub-byte spectra are only handed out
  * whole when a spectrum is a whole number of bytes, else n is rounded to
  * keep block starts on byte boundaries). */
+/* Whether raw reads give the very values of sps_reader_read (not so for
+ * PSRFITS data with scales and offsets); the GPU reads raw bytes. */
+int sps_reader_raw_exact(const struct sps_reader *r);
+
 enum sps_err sps_reader_read_raw(struct sps_reader *r, unsigned char *buf,
     size_t n, size_t *got);
 

@@ -138,3 +138,18 @@ same_events() {
 	[[ "$stderr" == "sps-boxcar: --plane is searched on the CPU only"* ]] ||
 	    fail "$stderr"
 }
+
+# the GPU reads raw samples: PSRFITS values with scales and offsets are not
+@test "gpu-search: scaled PSRFITS data: --gpu is one line, any engine takes the CPU" {
+	local f=$BATS_TEST_DIRNAME/../../shared/data/parkes_4bit.sf
+
+	need_gpu
+	run -1 --separate-stderr sps-dedisperse --gpu --dm 50 60 "$f"
+	[[ "$stderr" == "sps-dedisperse: GPU 0: "*"parkes_4bit.sf: the GPU reads"* ]] ||
+	    fail "$stderr"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	run -0 --separate-stderr sps-search --dm 50 60 "$f"
+	[[ "$stderr" == *"dedispersed on the CPU, searched on the CPU"* ]] ||
+	    fail "$stderr"
+	[[ "$stderr" == *"not on the GPU: GPU 0: "*"scaled"* ]] || fail "$stderr"
+}

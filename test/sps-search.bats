@@ -44,7 +44,7 @@ found() {
 	awk '!/^#/ { r = $4 / ($5 < 200 ? 15 : $5 < 400 ? 20 : 25)
 	    if (r < 0.8 || r > 1.2) exit 1 }' table
 	# the summary: trials, where they ran, events and candidates
-	[[ "$stderr" =~ sps-search:\ 81\ trials\ dedispersed\ on\ the\ (CPU|GPU),\ searched\ on\ the\ CPU:\ [0-9]+\ events,\ 3\ candidates ]] ||
+	[[ "$stderr" =~ sps-search:\ 81\ trials\ dedispersed\ on\ the\ (CPU|GPU),\ searched\ on\ the\ (CPU|GPU):\ [0-9]+\ events,\ 3\ candidates ]] ||
 	    fail "$stderr"
 }
 
