@@ -63,8 +63,12 @@ bad_input() {
 	[[ "${stderr_lines[0]}" =~ read\ no\ input ]]
 	run -2 --separate-stderr sps-boxcar --outlier 1 x
 	[[ "${stderr_lines[0]}" =~ ^sps-boxcar:\ --outlier\ 1: ]]
-	run -1 --separate-stderr sps-boxcar -w 0 x
-	assert_equal "$stderr" "sps-boxcar: -w: '0' is not an integer in [1, 16777216]"
+	run -2 --separate-stderr sps-boxcar -w 0 x
+	assert_equal "$stderr" "sps-boxcar: -w: 0 is out of range [1, 16777216]"
+	run -2 --separate-stderr sps-boxcar -s -3 x
+	assert_equal "$stderr" "sps-boxcar: -s: -3 is out of range [0, 1e+06]"
+	run -2 --separate-stderr sps-boxcar -w x1 x
+	assert_equal "$stderr" "sps-boxcar: -w: 'x1' is not an integer"
 }
 
 @test "sps-boxcar: --loss prints the predicted losses of the algorithm" {

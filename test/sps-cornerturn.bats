@@ -122,8 +122,8 @@ need() {
 	assert_failure 2
 	assert_output --partial "sps-cornerturn: --to sideways: expected channel, time or dm"
 	run sps-cornerturn --block 0 "$data/src1_small.fil"
-	assert_failure 1
-	assert_output --partial "sps-cornerturn: --block: '0' is not an integer"
+	assert_failure 2
+	assert_output --partial "sps-cornerturn: --block: 0 is out of range"
 	run sps-cornerturn "$data/src1_small.fil" "$data/tutorial.fil"
 	assert_failure 2
 	assert_output --partial 'sps-cornerturn: one input file at most'

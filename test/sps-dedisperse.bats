@@ -761,8 +761,8 @@ small() {
 	small
 	printf '0\n-5\n10\n' >neg.txt
 	bad 1 "neg.txt: line 2: .*negative" --plan neg.txt in.fil
-	bad 1 "-d: '-5'" -d -5 in.fil
-	bad 1 "--dm: '-1'" --dm -1 10 in.fil
+	bad 2 "-d: -5 is out of range" -d -5 in.fil
+	bad 2 "--dm: -1 is out of range" --dm -1 10 in.fil
 }
 
 @test "sps-dedisperse: DMs that do not ascend are refused" {

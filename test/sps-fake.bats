@@ -318,17 +318,17 @@ bad_usage() {
 
 @test "sps-fake: an nbits outside 1, 2, 4, 8, 16, 32 is an error" {
 	bad_usage 1 "--nbits: '3' is not one of 1, 2, 4, 8, 16, 32$" --nbits 3
-	bad_usage 1 "--nbits: '64' is not an integer in \[1, 32\]$" --nbits 64
+	bad_usage 2 "--nbits: 64 is out of range \[1, 32\]$" --nbits 64
 }
 
 @test "sps-fake: nchans 0 is an error" {
-	bad_usage 1 "--nchans: '0' is not an integer in \[1, 1048576\]$" \
+	bad_usage 2 "--nchans: 0 is out of range \[1, 1048576\]$" \
 	    --nchans 0
 }
 
 @test "sps-fake: a tsamp that is not a positive number is an error" {
-	bad_usage 1 "--tsamp: 'abc' is not a number" --tsamp abc
-	bad_usage 1 "--tsamp: '-64' is not a number" --tsamp -64
+	bad_usage 2 "--tsamp: 'abc' is not a number" --tsamp abc
+	bad_usage 2 "--tsamp: -64 is out of range" --tsamp -64
 }
 
 @test "sps-fake: foff 0 is an error" {

@@ -408,11 +408,11 @@ bad_input() {
 
 @test "sps-peaks: bad option values are refused" {
 	header >"$BATS_TEST_TMPDIR/h.ev"
-	run -1 --separate-stderr sps-peaks -s abc "$BATS_TEST_TMPDIR/h.ev"
+	run -2 --separate-stderr sps-peaks -s abc "$BATS_TEST_TMPDIR/h.ev"
 	[[ "$stderr" =~ ^sps-peaks:\ -s:\ \'abc\'\ is\ not\ a\ number ]] || fail "$stderr"
-	run -1 --separate-stderr sps-peaks --cand-sep-dm -1 "$BATS_TEST_TMPDIR/h.ev"
+	run -2 --separate-stderr sps-peaks --cand-sep-dm -1 "$BATS_TEST_TMPDIR/h.ev"
 	[[ "$stderr" =~ ^sps-peaks:\ --cand-sep-dm: ]] || fail "$stderr"
-	run -1 --separate-stderr sps-peaks --max-rate -2 "$BATS_TEST_TMPDIR/h.ev"
+	run -2 --separate-stderr sps-peaks --max-rate -2 "$BATS_TEST_TMPDIR/h.ev"
 	[[ "$stderr" =~ ^sps-peaks:\ --max-rate: ]] || fail "$stderr"
 	run -2 --separate-stderr sps-peaks --format json "$BATS_TEST_TMPDIR/h.ev"
 	[[ "$stderr" =~ ^sps-peaks:\ --format:\ unknown\ format\ \'json\' ]] || fail "$stderr"

@@ -323,12 +323,13 @@ ddplan_rows() {
 	[[ "$stderr" == sps-plan:* ]] || fail "$stderr"
 }
 
-# bad REGEX ARGS...: exit 1, one line "sps-plan: ..." matching REGEX.
+# bad REGEX ARGS...: exit 1 (2 with BAD_STATUS=2), one line "sps-plan:
+# ..." matching REGEX.
 bad() {
 	local regex=$1
 
 	shift
-	run -1 --separate-stderr sps-plan -q "$@"
+	run "-${BAD_STATUS:-1}" --separate-stderr sps-plan -q "$@"
 	assert_equal "$output" ""
 	assert_equal "${#stderr_lines[@]}" 1
 	[[ "$stderr" =~ ^sps-plan:\ .*$regex ]] || fail "$stderr"
@@ -341,7 +342,8 @@ bad_list() {
 }
 
 @test "sps-plan: negative DM" {
-	bad "--dm LO: '-5' is not a number" "${HEIMDALL[@]}" --dm -5 10
+	BAD_STATUS=2 bad "--dm LO: -5 is out of range" "${HEIMDALL[@]}" \
+	    --dm -5 10
 	bad_list "line 2: DM is negative" '1\n-2\n'
 }
 
@@ -387,7 +389,7 @@ bad_list() {
 
 @test "sps-plan: bad tolerance, width and observation values" {
 	bad "dm_tol 1 must be above 1" "${HEIMDALL[@]}" --dm_tol 1
-	bad "dm_pulse_width" "${HEIMDALL[@]}" --dm_pulse_width -1
+	BAD_STATUS=2 bad "dm_pulse_width" "${HEIMDALL[@]}" --dm_pulse_width -1
 	bad "foff 0 MHz" --nchans 4 --fch1 1400 --foff 0 --tsamp 64
 	bad "reaches 0 MHz" --nchans 4096 --fch1 1400 --foff -1 --tsamp 64
 	bad "tsamp 0 s" --nchans 4 --fch1 1400 --foff -1 --tsamp 0

@@ -142,8 +142,8 @@ same_as_aux() {
 
 @test "sps-tscrunch: -t 0 is refused" {
 	run sps-tscrunch -t 0 "$data/src1_small.fil"
-	assert_failure 1
-	assert_output --partial "sps-tscrunch: -t: '0' is not an integer in [1, "
+	assert_failure 2
+	assert_output --partial "sps-tscrunch: -t: 0 is out of range [1, "
 }
 
 @test "sps-tscrunch: -f that does not divide nchans is refused" {

@@ -89,10 +89,11 @@ cli_double(const char *text, const char *option, double lo, double hi)
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v < lo || v > hi)
-		errx(1, "%s: '%s' is not a number in [%g, %g]", option, text,
-		    lo, hi);
+	if (end == text || *end != '\0' || !isfinite(v))
+		errx(2, "%s: '%s' is not a number", option, text);
+	if (errno != 0 || v < lo || v > hi)
+		errx(2, "%s: %s is out of range [%g, %g]", option, text, lo,
+		    hi);
 	return v;
 }
 
@@ -104,9 +105,11 @@ cli_long(const char *text, const char *option, long long lo, long long hi)
 
 	errno = 0;
 	v = strtoll(text, &end, 10);
-	if (end == text || *end != '\0' || errno != 0 || v < lo || v > hi)
-		errx(1, "%s: '%s' is not an integer in [%lld, %lld]", option,
-		    text, lo, hi);
+	if (end == text || *end != '\0')
+		errx(2, "%s: '%s' is not an integer", option, text);
+	if (errno != 0 || v < lo || v > hi)
+		errx(2, "%s: %s is out of range [%lld, %lld]", option, text, lo,
+		    hi);
 	return v;
 }
 

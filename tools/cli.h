@@ -8,7 +8,8 @@
 #include "error.h"
 
 /* Parse optarg as a number within [lo, hi]; on failure print
- * "sps-NAME: OPTION: 'text' is not a number in [lo, hi]" and exit 1. */
+ * "sps-NAME: OPTION: 'text' is not a number" or "sps-NAME: OPTION: text
+ * is out of range [lo, hi]" and exit 2 (a usage error). */
 double cli_double(const char *text, const char *option, double lo,
     double hi);
 long long cli_long(const char *text, const char *option, long long lo,

@@ -101,7 +101,7 @@ parse_options(struct options *o, int argc, char **argv)
 			o->quiet = 1;
 			break;
 		case 's':
-			so->threshold = cli_double(optarg, "-s", -1e6, 1e6);
+			so->threshold = cli_double(optarg, "-s", 0, 1e6);
 			break;
 		case 't':
 			so->nthreads = (int)cli_long(optarg, "-t", 1, 4096);
