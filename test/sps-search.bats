@@ -238,3 +238,11 @@ found() {
 	assert_success
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" -eq 0 ] || fail "$output"
 }
+
+@test "sps-search: Heimdall's -dm spelling is answered with --dm" {
+	run -2 --separate-stderr sps-search -dm 0 500 "$sample"
+	assert_output ""
+	assert_equal "$stderr" "sps-search: -dm: did you mean --dm?"
+	run -2 --separate-stderr sps-plan -dm_tol=1.2 "$sample"
+	assert_equal "$stderr" "sps-plan: -dm_tol: did you mean --dm_tol?"
+}

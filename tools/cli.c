@@ -114,6 +114,26 @@ cli_long(const char *text, const char *option, long long lo, long long hi)
 }
 
 void
+cli_long_hint(int argc, char **argv, const struct option *longopts)
+{
+	const struct option *o;
+	size_t n;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (argv[i][0] != '-' || argv[i][1] == '-' ||
+		    strlen(argv[i]) < 3)
+			continue;
+		n = strcspn(argv[i] + 1, "=");
+		for (o = longopts; o->name != NULL; o++)
+			if (strlen(o->name) == n && strncmp(o->name, argv[i] + 1,
+			    n) == 0)
+				errx(2, "%.*s: did you mean -%.*s?", (int)n + 1,
+				    argv[i], (int)n + 1, argv[i]);
+	}
+}
+
+void
 cli_range(int argc, char **argv, const char *option, double min,
     double max, double *lo, double *hi, const char *usage)
 {

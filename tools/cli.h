@@ -15,6 +15,13 @@ double cli_double(const char *text, const char *option, double lo,
 long long cli_long(const char *text, const char *option, long long lo,
     long long hi);
 
+struct option;
+
+/* Before getopt_long: an argument spelt as one of longopts with a single
+ * dash (Heimdall's -dm, -boxcar_max) is "sps-NAME: -dm: did you mean
+ * --dm?", exit 2, rather than a cluster of short options. */
+void cli_long_hint(int argc, char **argv, const struct option *longopts);
+
 /* The two values of an option of two, such as --dm LO HI: optarg and
  * the next argument, each a number within [min, max], with LO <= HI;
  * usage errors otherwise. */

@@ -85,6 +85,7 @@ parse_options(struct options *o, int argc, char **argv)
 	so->threshold = 6;
 	so->outlier = SPS_SEARCH_OUTLIER;
 	so->gpu = SPS_ENGINE_ANY;
+	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "a:ho:qs:t:w:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {

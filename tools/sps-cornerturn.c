@@ -66,6 +66,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
+	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':

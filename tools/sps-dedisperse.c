@@ -93,6 +93,7 @@ parse_options(struct options *o, int argc, char **argv)
 	o->block = SPS_DEDISP_BLOCK;
 	o->gpu = -1;
 	o->algo = -1;
+	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "b:d:hk:o:qt:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {

@@ -198,6 +198,7 @@ parse_options(int argc, char **argv, struct options *o)
 	sps_fake_spec_defaults(&o->spec);
 	if ((o->specs = calloc((size_t)argc, sizeof(*o->specs))) == NULL)
 		err(1, NULL);
+	cli_long_hint(argc, argv, long_options);
 	while ((opt = getopt_long(argc, argv, "ho:q", long_options, NULL)) !=
 	    -1) {
 		switch (opt) {

@@ -157,6 +157,7 @@ parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	sps_filterbank_defaults(&o->fb);
 	sps_psrfits_defaults(&o->fits);
+	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "hqvo:s:S:r:n:c:b:m:", longopts,
 	    NULL)) != -1) {
 		switch (c) {

@@ -107,6 +107,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->edits = calloc((size_t)argc, sizeof(*opt->edits));
 	if (opt->values == NULL || opt->edits == NULL)
 		err(1, NULL);
+	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
 		if (c >= OPT_VALUE) {
 			opt->values[opt->nvalues++] =

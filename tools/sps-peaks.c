@@ -149,6 +149,7 @@ parse_options(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	sps_sift_defaults(&o->sift);
 	o->format = SPS_CAND_TEXT;
+	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "hk:o:qs:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {

@@ -263,6 +263,7 @@ parse_options(int argc, char **argv, struct options *o)
 	if ((o->recipe.steps = calloc((size_t)argc,
 	    sizeof(*o->recipe.steps))) == NULL)
 		err(1, NULL);
+	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "hqo:l:d:f:b:n:t:k:c:s:p:r:",
 	    longopts, NULL)) != -1) {
 		if ((name = ddplan_option(&o->recipe.dd, c)) != NULL) {

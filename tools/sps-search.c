@@ -82,6 +82,7 @@ parse_options(struct options *o, int argc, char **argv)
 	ro->search.threshold = 7;
 	ro->search.outlier = SPS_SEARCH_OUTLIER;
 	sps_sift_defaults(&ro->sift);
+	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "a:hk:o:qs:t:w:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {

@@ -52,6 +52,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	memset(opt, 0, sizeof(*opt));
 	opt->params.tfactor = 1;
 	opt->params.ffactor = 1;
+	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "f:hn:o:qt:", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
