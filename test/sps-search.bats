@@ -147,7 +147,15 @@ found() {
 }
 
 @test "sps-completeness: usage and unreadable input" {
-	run -2 sps-completeness
+	run -2 --separate-stderr sps-completeness
+	assert_equal "${stderr_lines[0]}" "sps-completeness: no input file"
+	run -2 --separate-stderr sps-completeness a.fil b.fil
+	assert_equal "${stderr_lines[0]}" \
+	    "sps-completeness: one input file, not 'b.fil' too"
+	run -0 sps-completeness --version
+	[[ "$output" =~ ^sps-completeness\ [0-9] ]] || fail "$output"
+	run -0 sps-completeness --help
+	assert_line --partial "--widths \"MS ...\"   pulse widths, ms"
 	run -1 --separate-stderr sps-completeness missing.fil
 	[[ "$stderr" == "sps-completeness: missing.fil: cannot read" ]]
 }
@@ -243,6 +251,9 @@ found() {
 	run -2 --separate-stderr sps-search -dm 0 500 "$sample"
 	assert_output ""
 	assert_equal "$stderr" "sps-search: -dm: did you mean --dm?"
+	run -2 --separate-stderr sps-search a.fil b.fil
+	assert_equal "${stderr_lines[0]}" \
+	    "sps-search: one input file at most, not 'b.fil' too"
 	run -2 --separate-stderr sps-plan -dm_tol=1.2 "$sample"
 	assert_equal "$stderr" "sps-plan: -dm_tol: did you mean --dm_tol?"
 }
