@@ -30,6 +30,9 @@
 					 * samples (as Heimdall's) */
 #define SPS_SEARCH_OUTLIER	3	/* default rejection, standard
 					 * deviations */
+#define SPS_SEARCH_THRESHOLD	6	/* default S/N of events and
+					 * candidates in every tool (as
+					 * Heimdall's) */
 
 struct sps_search_opts {
 	const char	*algorithm;	/* boxcar.h's names */

@@ -448,3 +448,17 @@ bad_input() {
 		exit !(t > 0.995 && t < 1.001 && dm > 190 && dm < 210 && m > 1) }' ||
 	    fail "strongest candidate at $t s, DM $dm, $m members"
 }
+
+# sps(7)'s example, as the page spells it, finds its one pulse
+@test "sps-peaks: the example of sps(7) finds its pulse" {
+	local cmd
+
+	cmd=$(awk '/^\$ sps-fake/ { on = 1; sub(/^\$ /, "") }
+	    on { line = line $0 " "; if ($0 !~ /\|$/) exit }
+	    END { print line }' "$BATS_TEST_DIRNAME/../man/sps.7")
+	[[ "$cmd" == "sps-fake "*" sps-peaks " ]] || fail "example: $cmd"
+	run -0 --separate-stderr bash -c "$cmd"
+	[ "$(grep -vc '^#' <<<"$output")" -eq 1 ] || fail "$output"
+	awk '!/^#/ { exit !($1 > 3.99 && $1 < 4.001 && $5 > 290 && $5 < 310) }' \
+	    <<<"$output" || fail "$output"
+}

@@ -242,7 +242,7 @@ found() {
 @test "sps-search: the end of 2-bit noise gives no candidate" {
 	sps-fake -q --nbits 2 --nchans 1024 --tobs 2 --tsamp 64 \
 	    --fch1 1581.8046875 --foff -0.390625 --seed 3 >n2.fil
-	run --separate-stderr sps-search -q --cpu --dm 0 1000 n2.fil
+	run --separate-stderr sps-search -q --cpu -s 7 --dm 0 1000 n2.fil
 	assert_success
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" -eq 0 ] || fail "$output"
 }

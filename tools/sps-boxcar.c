@@ -82,7 +82,7 @@ parse_options(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	so->algorithm = DEFAULT_ALGORITHM;
-	so->threshold = 6;
+	so->threshold = SPS_SEARCH_THRESHOLD;
 	so->outlier = SPS_SEARCH_OUTLIER;
 	so->gpu = SPS_ENGINE_ANY;
 	cli_long_hint(argc, argv, longopts);

@@ -79,7 +79,7 @@ parse_options(struct options *o, int argc, char **argv)
 	ro->dedisp.block = SPS_DEDISP_BLOCK;
 	ro->search.algorithm = "BD-16";
 	ro->search.max_width = SPS_SEARCH_WIDTH;
-	ro->search.threshold = 7;
+	ro->search.threshold = SPS_SEARCH_THRESHOLD;
 	ro->search.outlier = SPS_SEARCH_OUTLIER;
 	sps_sift_defaults(&ro->sift);
 	cli_long_hint(argc, argv, longopts);
