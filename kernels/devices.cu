@@ -92,7 +92,16 @@ sps_device_list(struct sps_device *dev, int max, int *n)
 
 	*n = 0;
 	if ((code = cudaGetDeviceCount(&count)) != cudaSuccess) {
+		int runtime = 0;
+
 		cudaGetLastError();
+		cudaRuntimeGetVersion(&runtime);
+		if (code == cudaErrorInsufficientDriver)
+			return sps_fail(SPS_EIO, "no NVIDIA driver, or one older "
+			    "than this build's CUDA %d.%d", runtime / 1000,
+			    runtime % 1000 / 10);
+		if (code == cudaErrorNoDevice)
+			return sps_fail(SPS_EIO, "no NVIDIA GPU");
 		return sps_fail(SPS_EIO, "no CUDA device: %s",
 		    cudaGetErrorString(code));
 	}

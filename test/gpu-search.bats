@@ -22,8 +22,8 @@ need_gpu() {
 
 	why=$(sps-header --devices 2>&1 >/dev/null) && return 0
 	[ "${SPS_REQUIRE_GPU:-0}" = 1 ] &&
-	    fail "SPS_REQUIRE_GPU=1 but no CUDA device: ${why#sps-header: }"
-	skip "no CUDA device: ${why#sps-header: }"
+	    fail "SPS_REQUIRE_GPU=1 but ${why#sps-header: }"
+	skip "${why#sps-header: }"
 }
 
 # Pulses of several widths and DMs in 6.3 s of 512 channels at 80 us (the

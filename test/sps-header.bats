@@ -380,7 +380,7 @@ json_valid() {
 	else
 		assert_equal "$status" 1
 		assert_equal "$output" ""
-		assert_regex "$stderr" "^sps-header: (built without CUDA|no CUDA device)"
+		assert_regex "$stderr" "^sps-header: (built without CUDA|no NVIDIA driver|no NVIDIA GPU|no CUDA device)"
 	fi
 }
 

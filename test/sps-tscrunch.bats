@@ -6,6 +6,8 @@
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
 
+bats_require_minimum_version 1.5.0
+
 data="$BATS_TEST_DIRNAME/../../shared/data"
 
 need() {
