@@ -404,3 +404,17 @@ of bytes$" --nbits 1 --nchans 3 --nsamples 5
 	run -0 sps-header inj.fil
 	assert_output "$expected"
 }
+
+# as gzip: binary data are not written to a terminal unless -o - says so
+@test "sps-fake: binary data to a terminal are refused; -o - writes them" {
+	command -v script >/dev/null || skip "no script(1) to make a terminal"
+	run script -qec "sps-fake --tobs 0.01" /dev/null
+	[ "$status" -eq 2 ] || fail "status $status: $output"
+	[[ "$output" == *"sps-fake: binary data are not for a terminal"* ]] ||
+	    fail "$output"
+	run script -qec "sps-fake -q --tobs 0.01 -o - | wc -c" /dev/null
+	assert_success
+	[[ "$output" =~ [0-9]{4,} ]] || fail "$output"
+	run script -qec "sps-dedisperse -d 10 $BATS_TEST_DIRNAME/../data/sample.fil" /dev/null
+	[ "$status" -eq 2 ] || fail "status $status: $output"
+}

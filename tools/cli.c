@@ -1,7 +1,7 @@
 /* cli.c: shared main helpers (see cli.h). */
 #include <err.h>
-#include <getopt.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "clock.h"
@@ -111,6 +112,14 @@ cli_long(const char *text, const char *option, long long lo, long long hi)
 		errx(2, "%s: %s is out of range [%lld, %lld]", option, text, lo,
 		    hi);
 	return v;
+}
+
+void
+cli_binary_output(const char *output)
+{
+	if (output == NULL && isatty(STDOUT_FILENO))
+		errx(2, "binary data are not for a terminal: redirect the "
+		    "output or give -o FILE (-o - writes them anyway)");
 }
 
 void

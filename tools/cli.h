@@ -17,6 +17,11 @@ long long cli_long(const char *text, const char *option, long long lo,
 
 struct option;
 
+/* Binary data for the standard output (output NULL) are refused when the
+ * standard output is a terminal, as gzip does: a usage error; "-o -"
+ * writes them anyway. */
+void cli_binary_output(const char *output);
+
 /* Before getopt_long: an argument spelt as one of longopts with a single
  * dash (Heimdall's -dm, -boxcar_max) is "sps-NAME: -dm: did you mean
  * --dm?", exit 2, rather than a cluster of short options. */

@@ -384,6 +384,8 @@ main(int argc, char **argv)
 	cli_init("sps-boxcar", argv);
 	memset(&r, 0, sizeof(r));
 	parse_options(&r.o, argc, argv);
+	if (r.o.search.want_plane)
+		cli_binary_output(r.o.output);
 	if (r.o.loss || r.o.bench) {
 		cli_check(sps_boxcar_plan_make(&plan, r.o.search.algorithm,
 		    (int)r.o.width), NULL);

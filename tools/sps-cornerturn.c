@@ -314,6 +314,7 @@ main(int argc, char **argv)
 
 	cli_init("sps-cornerturn", argv);
 	parse_options(argc, argv, &opt);
+	cli_binary_output(opt.output);
 	open_source(&src, opt.input);
 	if (src.shape.order == SPS_ORDER_DMTIME ||
 	    src.shape.order == SPS_ORDER_DM)

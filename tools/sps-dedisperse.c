@@ -335,6 +335,8 @@ main(int argc, char **argv)
 
 	cli_init("sps-dedisperse", argv);
 	parse_options(&o, argc, argv);
+	if (o.prefix == NULL)
+		cli_binary_output(NULL);
 	cli_check(sps_reader_open(&r, o.input), NULL);
 	if (r.hdr.sps_dmtime || r.hdr.sps_order != 0)
 		errx(1, "%s: not time-major filterbank data", r.name);

@@ -374,6 +374,7 @@ main(int argc, char **argv)
 
 	cli_init("sps-fake", argv);
 	parse_options(argc, argv, &o);
+	cli_binary_output(o.output);
 	status = o.inject != NULL ? inject(&o) : generate(&o);
 	free(o.specs);
 	return status;

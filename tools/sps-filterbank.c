@@ -357,6 +357,7 @@ main(int argc, char **argv)
 
 	cli_init("sps-filterbank", argv);
 	parse_options(argc, argv, &opt);
+	cli_binary_output(opt.output);
 	open_input(&r, &opt);
 	print_input(&r, &opt);
 	make_plan(&plan, &r, &opt);

@@ -175,6 +175,7 @@ main(int argc, char **argv)
 
 	cli_init("sps-tscrunch", argv);
 	parse_options(argc, argv, &opt);
+	cli_binary_output(opt.output);
 	cli_check(sps_reader_open_many(&r, opt.inputs, opt.ninputs), NULL);
 	check_input(&r);
 	in = r.hdr;	/* shallow: only nbits differs */
