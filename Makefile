@@ -8,7 +8,8 @@
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
-# tools/sps-NAME.c, man/sps-NAME.1, test/sps-NAME.bats, and NAME in TOOLS.
+# tools/sps-NAME.c with its option list in tools/help.c, man/sps-NAME.1,
+# test/sps-NAME.bats, and NAME in TOOLS.
 
 # No built-in rules: "tools/sps-x: tools/sps-x.c" would otherwise win over
 # the rules below when a program exists but its objects do not.
@@ -73,7 +74,7 @@ O = .build/$(BUILD_TAG)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels/%.o)
 LIB = $(O)/libsps.a
-CLI_OBJ = $(O)/tools/cli.o
+CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o
 BINS = $(TOOLS:%=tools/sps-%)
 SCRIPTS = scripts/sps-completeness
 UNIT_SRC = $(wildcard test/unit-*.c)

@@ -189,6 +189,13 @@ cli_usage(const char *usage, int status)
 }
 
 void
+cli_help(const char *usage, const char *options)
+{
+	printf("%s\n%s", usage, options);
+	exit(0);
+}
+
+void
 cli_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;

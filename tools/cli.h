@@ -43,9 +43,14 @@ void cli_check(enum sps_err code, const char *what);
 void cli_fail(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
-/* The usage text on standard output and exit 0 (status 0, for -h), or on
- * the standard error and exit status. */
+/* The usage text on standard output and exit 0 (status 0), or on the
+ * standard error and exit status. */
 void cli_usage(const char *usage, int status) __attribute__((noreturn));
+
+/* -h, --help: the usage text, a blank line and the option list (help.h)
+ * on standard output, and exit 0. */
+void cli_help(const char *usage, const char *options)
+	__attribute__((noreturn));
 
 /* Exit 2 after "sps-NAME: msg" and "usage: ..." (usage text given). */
 void cli_usage_error(const char *usage, const char *fmt, ...)

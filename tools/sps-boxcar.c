@@ -16,6 +16,7 @@
 #include "dmtime_in.h"
 #include "events.h"
 #include "header.h"
+#include "help.h"
 #include "search.h"
 #include "writer.h"
 
@@ -39,13 +40,6 @@ struct options {
 	int		 bench;
 	struct sps_search_opts search;	/* but for the width */
 };
-
-static void
-usage(int status)
-{
-	fprintf(status == 0 ? stdout : stderr, "%s", usage_text);
-	exit(status);
-}
 
 enum {
 	OPT_BASELINE = 256, OPT_BENCH, OPT_CPU, OPT_DEVICE, OPT_GPU, OPT_LOSS,
@@ -93,7 +87,7 @@ parse_options(struct options *o, int argc, char **argv)
 			so->algorithm = optarg;
 			break;
 		case 'h':
-			usage(0);
+			cli_help(usage_text, help_boxcar);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -152,7 +146,7 @@ parse_options(struct options *o, int argc, char **argv)
 			    1e6);
 			break;
 		default:
-			usage(2);
+			cli_usage(usage_text, 2);
 		}
 	}
 	o->input = cli_input(argc, argv, usage_text);

@@ -15,13 +15,14 @@
 #include "codec.h"
 #include "cornerturn.h"
 #include "dmturn.h"
+#include "help.h"
 #include "psrfits.h"
 #include "reader.h"
 #include "writer.h"
 
 static const char usage_text[] =
-    "usage: sps-cornerturn [-q] [--to channel | time | dm] [--block N] "
-    "[-o OUTPUT] [FILE | -]\n";
+    "usage: sps-cornerturn [-q] [--to channel | time | dm] [--block N]\n"
+    "           [-o OUTPUT] [FILE | -]\n";
 
 enum { OPT_TO = 256, OPT_BLOCK, OPT_VERSION };
 
@@ -70,8 +71,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
+			cli_help(usage_text, help_cornerturn);
 		case 'o':
 			opt->output = optarg;
 			break;

@@ -10,6 +10,7 @@
 #include "dedisp_engine.h"
 #include "dedisp_out.h"
 #include "dedisperse.h"
+#include "help.h"
 #include "killmask.h"
 #include "plan.h"
 #include "reader.h"
@@ -44,13 +45,6 @@ struct options {
 	int		 gpu;		/* -1: if usable, 0: CPU, 1: GPU */
 	int		 device;
 };
-
-static void
-usage(int status)
-{
-	fprintf(status == 0 ? stdout : stderr, "%s", usage_text);
-	exit(status);
-}
 
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_PLAN, OPT_SCRUNCH, OPT_SUBBAND,
@@ -108,7 +102,7 @@ parse_options(struct options *o, int argc, char **argv)
 			o->single = 1;
 			break;
 		case 'h':
-			usage(0);
+			cli_help(usage_text, help_dedisperse);
 			break;
 		case 'k':
 			o->killfile = optarg;
@@ -172,7 +166,7 @@ parse_options(struct options *o, int argc, char **argv)
 			    1e9);
 			break;
 		default:
-			usage(2);
+			cli_usage(usage_text, 2);
 		}
 	}
 	o->input = cli_input(argc, argv, usage_text);

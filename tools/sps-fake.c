@@ -13,6 +13,7 @@
 #include "fake.h"
 #include "fakedata.h"
 #include "header.h"
+#include "help.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -28,8 +29,9 @@ static const char usage_text[] =
     "                [--snrpeak S] [--dm DM] [--nosmear] [-q] [-o OUTPUT]\n"
     "       sps-fake --inject FILE|- [--pulse SPEC ...] [--pulses FILE] "
     "[--period MS]\n"
-    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear] [-q] "
-    "[-o OUTPUT]\n";
+    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear] "
+    "[--seed N]\n"
+    "                [-q] [-o OUTPUT]\n";
 
 enum {
 	OPT_BANDPASS = 256, OPT_DM, OPT_FCH1, OPT_FOFF, OPT_INJECT, OPT_MEAN,
@@ -203,8 +205,7 @@ parse_options(int argc, char **argv, struct options *o)
 	    -1) {
 		switch (opt) {
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
+			cli_help(usage_text, help_fake);
 		case 'o':
 			o->output = optarg;
 			break;

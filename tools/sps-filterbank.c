@@ -16,6 +16,7 @@
 #include "fbcopy.h"
 #include "filterbank.h"
 #include "header.h"
+#include "help.h"
 #include "join.h"
 #include "psrfits.h"
 #include "reader.h"
@@ -162,8 +163,7 @@ parse_options(int argc, char **argv, struct options *o)
 	    NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
+			cli_help(usage_text, help_filterbank);
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'o': o->output = optarg; break;

@@ -15,6 +15,7 @@
 #include "header.h"
 #include "header_edit.h"
 #include "header_show.h"
+#include "help.h"
 #include "passthrough.h"
 #include "reader.h"
 #include "writer.h"
@@ -24,16 +25,9 @@
 static const char usage_text[] =
     "usage: sps-header [--json | --VALUE ...] [FILE | -]\n"
     "       sps-header --set KEY=VALUE ... [--unset KEY ...] [-q] "
-    "[-o OUTPUT] [FILE | -]\n"
+    "[-o OUTPUT]\n"
+    "                  [FILE | -]\n"
     "       sps-header --devices\n";
-
-static const char values_text[] =
-    "VALUE: telescope machine source_name rawdatafile datatype data_type\n"
-    "       frame barycentric pulsarcentric headersize datasize nsamples\n"
-    "       tobs fch1 foff bandwidth fmid flow fhigh frequencies nchans\n"
-    "       tstart mjd date utstart tsamp nbits nifs ibeam nbeams refdm\n"
-    "       period nbins signed az_start za_start src_raj src_dej ra_deg\n"
-    "       dec_deg\n";
 
 enum {
 	OPT_JSON = 256, OPT_SET, OPT_UNSET, OPT_DEVICES, OPT_VERSION,
@@ -134,8 +128,7 @@ parse_options(int argc, char **argv, struct options *opt)
 			opt->quiet = 1;
 			break;
 		case 'h':
-			printf("%s%s", usage_text, values_text);
-			exit(0);
+			cli_help(usage_text, help_header);
 		default:
 			fputs(usage_text, stderr);
 			exit(2);

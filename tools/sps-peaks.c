@@ -11,6 +11,7 @@
 #include "candfile.h"
 #include "cli.h"
 #include "events.h"
+#include "help.h"
 #include "killmask.h"
 #include "sift.h"
 #include "writer.h"
@@ -36,13 +37,6 @@ struct options {
 	const char		*killmask_out;
 	int			 quiet;
 };
-
-static void
-usage(int status)
-{
-	fprintf(status == 0 ? stdout : stderr, "%s", usage_text);
-	exit(status);
-}
 
 enum {
 	OPT_FORMAT = 256, OPT_PER_DM, OPT_SEP_TIME, OPT_SEP_FILTER, OPT_SEP_DM,
@@ -137,7 +131,7 @@ parse_long(struct options *o, int ch)
 		s->window_s = cli_double(optarg, "--window", 0, 1e7);
 		break;
 	default:
-		usage(2);
+		cli_usage(usage_text, 2);
 	}
 }
 
@@ -154,7 +148,7 @@ parse_options(struct options *o, int argc, char **argv)
 	    -1) {
 		switch (ch) {
 		case 'h':
-			usage(0);
+			cli_help(usage_text, help_peaks);
 			break;
 		case 'k':
 			o->killfile = optarg;

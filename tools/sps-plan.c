@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "ddplan.h"
 #include "header.h"
+#include "help.h"
 #include "plan.h"
 #include "planfile.h"
 #include "planmake.h"
@@ -274,8 +275,7 @@ parse_options(int argc, char **argv, struct options *o)
 			continue;
 		switch (c) {
 		case 'h':
-			printf("%s", usage_text);
-			exit(0);
+			cli_help(usage_text, help_plan);
 		case OPT_VERSION:
 			cli_version();
 		case 'q':

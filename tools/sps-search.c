@@ -14,6 +14,7 @@
 
 #include "candset.h"
 #include "cli.h"
+#include "help.h"
 #include "pipeline.h"
 #include "plan.h"
 #include "reader.h"
@@ -90,7 +91,7 @@ parse_options(struct options *o, int argc, char **argv)
 			ro->search.algorithm = optarg;
 			break;
 		case 'h':
-			cli_usage(usage_text, 0);
+			cli_help(usage_text, help_search);
 			break;
 		case 'k':
 			ro->killfile = optarg;

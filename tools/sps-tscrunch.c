@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "join.h"
 #include "psrfits.h"
 #include "reader.h"
@@ -19,8 +20,8 @@
 #define BLOCK_VALUES	((size_t)1 << 22)	/* input floats per block */
 
 static const char usage_text[] =
-    "usage: sps-tscrunch [-q] [--mean] [-t N] [-f M] [-n NBITS] "
-    "[-o OUTPUT] [FILE ... | -]\n";
+    "usage: sps-tscrunch [-q] [--mean] [-t N] [-f M] [-n NBITS] [-o OUTPUT]\n"
+    "           [FILE ... | -]\n";
 
 enum { OPT_MEAN = 256, OPT_VERSION };
 
@@ -61,8 +62,7 @@ parse_options(int argc, char **argv, struct options *opt)
 			    INT32_MAX);
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
+			cli_help(usage_text, help_tscrunch);
 		case 'n':
 			opt->params.nbits = (int)cli_long(optarg, "-n", 1, 32);
 			if (opt->params.nbits != 1 && opt->params.nbits != 2 &&
