@@ -87,7 +87,7 @@ parse_options(int argc, char **argv, struct options *opt)
 		case OPT_VERSION:
 			cli_version();
 		default:
-			cli_usage_error(usage_text, "unknown option");
+			cli_usage(usage_text, 2);	/* getopt said what is wrong */
 		}
 	}
 	opt->inputs = optind < argc ? argv + optind : standard_input;
