@@ -9,7 +9,8 @@
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
 # tools/sps-NAME.c with its option list in tools/help.c, man/sps-NAME.1,
-# test/sps-NAME.bats, and NAME in TOOLS.
+# test/sps-NAME.bats, a case in test/help.bats (bad_arguments), and NAME
+# in TOOLS.
 
 # No built-in rules: "tools/sps-x: tools/sps-x.c" would otherwise win over
 # the rules below when a program exists but its objects do not.
