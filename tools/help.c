@@ -214,7 +214,7 @@ const char help_search[] =
 "  --dm_pulse_width US        intrinsic pulse width, us (default 40)\n"
 "  --plan FILE                the trials of a plan file, not --dm's list\n"
 "  --scrunch                  time-scrunch trials beyond the diagonal DM\n"
-"  -s, --threshold SNR        S/N threshold of the events (default 7)\n"
+"  -s, --threshold SNR        S/N threshold of the events (default 6)\n"
 "  -a, --algorithm ALGORITHM  the search, as sps-boxcar's (default BD-16)\n"
 "  -w, --max-width SAMPLES    widest boxcar, samples (default 4096)\n"
 "  -k, --killmask KILLFILE    Heimdall's channel kill file\n"
