@@ -292,16 +292,16 @@ bad_usage() {
 }
 
 @test "sps-fake: a negative width is an error" {
-	bad_usage 1 "--pulse 't=0.5,width=-1ms': width -0.001 s is not > 0$" \
+	bad_usage 2 "--pulse 't=0.5,width=-1ms': width -0.001 s is not > 0$" \
 	    --pulse t=0.5,width=-1ms
 }
 
 @test "sps-fake: a pulse without t is an error" {
-	bad_usage 1 "--pulse 'dm=5': no arrival time t=$" --pulse dm=5
+	bad_usage 2 "--pulse 'dm=5': no arrival time t=$" --pulse dm=5
 }
 
 @test "sps-fake: an unknown pulse key is an error" {
-	bad_usage 1 "--pulse 't=1,colour=red': unknown key 'colour'" \
+	bad_usage 2 "--pulse 't=1,colour=red': unknown key 'colour'" \
 	    --pulse t=1,colour=red
 }
 
@@ -317,7 +317,7 @@ bad_usage() {
 }
 
 @test "sps-fake: an nbits outside 1, 2, 4, 8, 16, 32 is an error" {
-	bad_usage 1 "--nbits: '3' is not one of 1, 2, 4, 8, 16, 32$" --nbits 3
+	bad_usage 2 "--nbits: '3' is not one of 1, 2, 4, 8, 16, 32$" --nbits 3
 	bad_usage 2 "--nbits: 64 is out of range \[1, 32\]$" --nbits 64
 }
 
@@ -332,7 +332,7 @@ bad_usage() {
 }
 
 @test "sps-fake: foff 0 is an error" {
-	bad_usage 1 "--foff: '0' is zero$" --foff 0
+	bad_usage 2 "--foff: '0' is zero$" --foff 0
 }
 
 @test "sps-fake: a channel at or below 0 MHz is an error" {
@@ -341,12 +341,12 @@ bad_usage() {
 }
 
 @test "sps-fake: an unknown bandpass is an error" {
-	bad_usage 1 "--bandpass: 'tilted' is not flat, parabola or gauss$" \
+	bad_usage 2 "--bandpass: 'tilted' is not flat, parabola or gauss$" \
 	    --bandpass tilted
 }
 
 @test "sps-fake: a zero pulsar duty cycle is an error" {
-	bad_usage 1 "--width: '0' is not > 0$" --period 10 --width 0
+	bad_usage 2 "--width: '0' is not > 0$" --period 10 --width 0
 }
 
 @test "sps-fake: data that are not whole bytes are an error" {

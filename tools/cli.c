@@ -182,6 +182,15 @@ cli_fail(const char *fmt, ...)
 }
 
 void
+cli_bad_value(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verrx(2, fmt, ap);
+}
+
+void
 cli_usage(const char *usage, int status)
 {
 	fprintf(status == 0 ? stdout : stderr, "%s", usage);

@@ -42,6 +42,10 @@ void cli_check(enum sps_err code, const char *what);
 /* Exit 1 with "sps-NAME: what" (printf-style). */
 void cli_fail(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+/* An option's value is wrong: "sps-NAME: ...", exit 2 (a usage error,
+ * without the usage). */
+__attribute__((noreturn, format(printf, 1, 2)))
+void cli_bad_value(const char *fmt, ...);
 
 /* The usage text on standard output and exit 0 (status 0), or on the
  * standard error and exit status. */

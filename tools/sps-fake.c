@@ -88,7 +88,7 @@ parse_nbits(const char *text)
 	long long b = cli_long(text, "--nbits", 1, 32);
 
 	if (b != 1 && b != 2 && b != 4 && b != 8 && b != 16 && b != 32)
-		cli_fail("--nbits: '%s' is not one of 1, 2, 4, 8, 16, 32",
+		cli_bad_value("--nbits: '%s' is not one of 1, 2, 4, 8, 16, 32",
 		    text);
 	return (int)b;
 }
@@ -113,7 +113,7 @@ parse_option(struct options *o, int opt, const char *arg)
 	switch (opt) {
 	case OPT_BANDPASS:
 		if (sps_fake_bandpass_parse(arg, &s->bandpass) != SPS_OK)
-			cli_fail("--bandpass: '%s' is %s", arg, sps_errmsg());
+			cli_bad_value("--bandpass: '%s' is %s", arg, sps_errmsg());
 		break;
 	case OPT_DM:
 		s->pulsar.dm = cli_double(arg, "--dm", 0, 1e6);
@@ -124,7 +124,7 @@ parse_option(struct options *o, int opt, const char *arg)
 	case OPT_FOFF:
 		s->foff = cli_double(arg, "--foff", -1e6, 1e6);
 		if (s->foff == 0)
-			cli_fail("--foff: '%s' is zero", arg);
+			cli_bad_value("--foff: '%s' is zero", arg);
 		break;
 	case OPT_INJECT:
 		o->inject = arg;
@@ -167,7 +167,7 @@ parse_option(struct options *o, int opt, const char *arg)
 		return;
 	case OPT_SOURCE:
 		if (strlen(arg) > SPS_STRING_MAX)
-			cli_fail("--source: longer than %d characters",
+			cli_bad_value("--source: longer than %d characters",
 			    SPS_STRING_MAX);
 		s->source = arg;
 		break;
@@ -185,7 +185,7 @@ parse_option(struct options *o, int opt, const char *arg)
 	case OPT_WIDTH:
 		s->pulsar.duty = 0.01 * cli_double(arg, "--width", 0, 100);
 		if (s->pulsar.duty == 0)
-			cli_fail("--width: '%s' is not > 0", arg);
+			cli_bad_value("--width: '%s' is not > 0", arg);
 		return;
 	}
 	layout_option(o, opt);
@@ -253,7 +253,7 @@ collect_pulses(const struct options *o, double tsamp, int *n)
 	for (i = 0; i < o->nspecs; i++) {
 		if (sps_fake_pulse_parse(o->specs[i], tsamp, &list[i]) !=
 		    SPS_OK)
-			cli_fail("--pulse '%s': %s", o->specs[i], sps_errmsg());
+			cli_bad_value("--pulse '%s': %s", o->specs[i], sps_errmsg());
 		snprintf(list[i].origin, sizeof(list[i].origin),
 		    "--pulse %d", i + 1);
 		*n = i + 1;
