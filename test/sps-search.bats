@@ -113,6 +113,7 @@ found() {
 
 	for args in "$sample --dm 0 600" \
 	    "$sample --dm 0 600 --scrunch -s 6 -a IG2 -w 256" \
+	    "$sample --dm 0 600 --white --baseline 1 --algo subband" \
 	    "$shared/parkes_8bit_1.fil --dm 0 150 -t 2" \
 	    "$shared/parkes_4bit.sf --dm 0 80"; do
 		rm -rf one pipe

@@ -2,6 +2,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -120,6 +121,36 @@ cli_binary_output(const char *output)
 	if (output == NULL && isatty(STDOUT_FILENO))
 		errx(2, "binary data are not for a terminal: redirect the "
 		    "output or give -o FILE (-o - writes them anyway)");
+}
+
+void
+cli_arg(char **argv, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	if (n >= CLI_MAXARGS - 1)
+		errx(1, "internal error: too many arguments");
+	va_start(ap, fmt);
+	if (vasprintf(&argv[n], fmt, ap) < 0)
+		err(1, NULL);
+	va_end(ap);
+}
+
+void
+cli_sibling(char **argv, const char *name)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	memset(argv, 0, CLI_MAXARGS * sizeof(*argv));
+	if (n > 0 && (self[n] = '\0', slash = strrchr(self, '/')) != NULL) {
+		*slash = '\0';
+		cli_arg(argv, "%s/%s", self, name);
+	} else
+		cli_arg(argv, "%s", name);
 }
 
 void

@@ -15,6 +15,16 @@ double cli_double(const char *text, const char *option, double lo,
 long long cli_long(const char *text, const char *option, long long lo,
     long long hi);
 
+#define CLI_MAXARGS	32
+
+/* Append printf(fmt, ...) as one more argument of argv (CLI_MAXARGS
+ * pointers, NULL after the last; the strings are kept to the end). */
+__attribute__((format(printf, 2, 3)))
+void cli_arg(char **argv, const char *fmt, ...);
+/* Start argv with a program beside this one (the same build), else the
+ * one of that name on PATH. */
+void cli_sibling(char **argv, const char *name);
+
 struct option;
 
 /* Binary data for the standard output (output NULL) are refused when the

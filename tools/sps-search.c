@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,14 +40,17 @@ struct options {
 
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_SCRUNCH, OPT_GPU, OPT_CPU,
-	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION
+	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION, OPT_ALGO, OPT_BASELINE,
+	OPT_WHITE
 };
 
 static void
 parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "algo", required_argument, NULL, OPT_ALGO },
 		{ "algorithm", required_argument, NULL, 'a' },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "dm", required_argument, NULL, OPT_DM },
@@ -66,6 +68,7 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ "threshold", required_argument, NULL, 's' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "white", no_argument, NULL, OPT_WHITE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sps_searchrun_opts *ro = &o->run;
@@ -113,6 +116,19 @@ parse_options(struct options *o, int argc, char **argv)
 		case 'w':
 			ro->search.max_width = (int)cli_long(optarg, "-w", 1,
 			    SPS_BOXCAR_MAXWIDTH);
+			break;
+		case OPT_ALGO:
+			if (sps_dedisp_algo_named(optarg, &ro->dedisp.plan.algo)
+			    != SPS_OK)
+				cli_usage_error(usage_text, "--algo %s",
+				    sps_errmsg());
+			break;
+		case OPT_BASELINE:
+			ro->search.baseline = cli_double(optarg, "--baseline",
+			    1e-6, 1e6);
+			break;
+		case OPT_WHITE:
+			ro->search.white = 1;
 			break;
 		case OPT_CPU:
 			ro->dedisp.engine = SPS_ENGINE_CPU;
@@ -244,78 +260,49 @@ run_fused(const struct options *o)
 
 /* ---- --pipe: the same search through the single tools ---- */
 
-#define MAXARGS	32
-
-/* Append printf(fmt, ...) as one argument of argv (kept to the end). */
-static void
-arg(char **argv, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (n = 0; argv[n] != NULL; n++)
-		;
-	if (n >= MAXARGS - 1)
-		errx(1, "internal error: too many arguments");
-	va_start(ap, fmt);
-	if (vasprintf(&argv[n], fmt, ap) < 0)
-		err(1, NULL);
-	va_end(ap);
-}
-
-/* argv[0]: a program beside this one (the same build), else from PATH. */
-static void
-program(char **argv, const char *name)
-{
-	char self[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	memset(argv, 0, MAXARGS * sizeof(*argv));
-	if (n > 0 && (self[n] = '\0', slash = strrchr(self, '/')) != NULL) {
-		*slash = '\0';
-		arg(argv, "%s/%s", self, name);
-	} else
-		arg(argv, "%s", name);
-}
-
 static void
 stage_args(char **dd, char **bx, const struct options *o)
 {
 	const struct sps_searchrun_opts *ro = &o->run;
 
-	program(dd, "sps-dedisperse");
-	program(bx, "sps-boxcar");
+	cli_sibling(dd, "sps-dedisperse");
+	cli_sibling(bx, "sps-boxcar");
 	if (o->quiet) {
-		arg(dd, "-q");
-		arg(bx, "-q");
+		cli_arg(dd, "-q");
+		cli_arg(bx, "-q");
 	}
 	if (ro->dedisp.engine == SPS_ENGINE_CPU) {
-		arg(dd, "--cpu");
-		arg(bx, "--cpu");
+		cli_arg(dd, "--cpu");
+		cli_arg(bx, "--cpu");
 	} else if (ro->dedisp.engine == SPS_ENGINE_GPU) {
-		arg(dd, "--device=%d", ro->dedisp.device);
-		arg(bx, "--device=%d", ro->dedisp.device);
+		cli_arg(dd, "--device=%d", ro->dedisp.device);
+		cli_arg(bx, "--device=%d", ro->dedisp.device);
 	}
 	if (o->plan_file != NULL)
-		arg(dd, "--plan=%s", o->plan_file);
+		cli_arg(dd, "--plan=%s", o->plan_file);
 	else {
-		arg(dd, "--dm=%.17g", o->dm_lo);
-		arg(dd, "%.17g", o->dm_hi);
-		arg(dd, "--dm_tol=%.17g", o->tol);
-		arg(dd, "--dm_pulse_width=%.17g", o->width_us);
+		cli_arg(dd, "--dm=%.17g", o->dm_lo);
+		cli_arg(dd, "%.17g", o->dm_hi);
+		cli_arg(dd, "--dm_tol=%.17g", o->tol);
+		cli_arg(dd, "--dm_pulse_width=%.17g", o->width_us);
 	}
 	if (o->scrunch)
-		arg(dd, "--scrunch");
+		cli_arg(dd, "--scrunch");
+	cli_arg(dd, "--algo=%s", sps_dedisp_algo_name(ro->dedisp.plan.algo));
+	if (ro->search.white)
+		cli_arg(bx, "--white");
+	if (ro->search.baseline > 0)
+		cli_arg(bx, "--baseline=%.17g", ro->search.baseline);
 	if (ro->killfile != NULL)
-		arg(dd, "--killmask=%s", ro->killfile);
+		cli_arg(dd, "--killmask=%s", ro->killfile);
 	if (ro->dedisp.plan.nthreads > 0) {
-		arg(dd, "--threads=%d", ro->dedisp.plan.nthreads);
-		arg(bx, "--threads=%d", ro->dedisp.plan.nthreads);
+		cli_arg(dd, "--threads=%d", ro->dedisp.plan.nthreads);
+		cli_arg(bx, "--threads=%d", ro->dedisp.plan.nthreads);
 	}
-	arg(dd, "%s", o->input);
-	arg(bx, "--algorithm=%s", ro->search.algorithm);
-	arg(bx, "--threshold=%.17g", ro->search.threshold);
-	arg(bx, "--max-width=%d", ro->search.max_width);
+	cli_arg(dd, "%s", o->input);
+	cli_arg(bx, "--algorithm=%s", ro->search.algorithm);
+	cli_arg(bx, "--threshold=%.17g", ro->search.threshold);
+	cli_arg(bx, "--max-width=%d", ro->search.max_width);
 }
 
 static void
@@ -341,7 +328,7 @@ static int
 run_pipe(const struct options *o)
 {
 	static const char *const formats[] = { "text", "heimdall", "presto" };
-	char *dd[MAXARGS], *bx[MAXARGS], *pk[MAXARGS], events[PATH_MAX];
+	char *dd[CLI_MAXARGS], *bx[CLI_MAXARGS], *pk[CLI_MAXARGS], events[PATH_MAX];
 	char **argv[2] = { dd, bx };
 	const char *tmp = getenv("TMPDIR");
 	int fd, i;
@@ -356,13 +343,13 @@ run_pipe(const struct options *o)
 	run_stages(argv, 2, fd);
 	close(fd);
 	for (i = 0; i < (o->outdir != NULL ? SPS_CANDSET_MAX : 1); i++) {
-		program(pk, "sps-peaks");
-		arg(pk, "-q");
-		arg(pk, "--threshold=%.17g", o->run.search.threshold);
-		arg(pk, "--format=%s", formats[sps_candset_files[i].format]);
+		cli_sibling(pk, "sps-peaks");
+		cli_arg(pk, "-q");
+		cli_arg(pk, "--threshold=%.17g", o->run.search.threshold);
+		cli_arg(pk, "--format=%s", formats[sps_candset_files[i].format]);
 		if (sps_candset_files[i].file != NULL)
-			arg(pk, "--output=%s/%s", o->outdir, sps_candset_files[i].file);
-		arg(pk, "%s", events);
+			cli_arg(pk, "--output=%s/%s", o->outdir, sps_candset_files[i].file);
+		cli_arg(pk, "%s", events);
 		argv[0] = pk;
 		run_stages(argv, 1, STDOUT_FILENO);
 	}
