@@ -285,11 +285,13 @@ close_to() {
 	    "$DATA/parkes_8bit_1.fil"
 }
 
-@test "sps-filterbank: a channel mask zeroes its channels" {
+# PRESTO numbers channels from the lowest frequency: on this file (foff
+# -4 MHz, 832 channels) channel c is the file's 831 - c
+@test "sps-filterbank: a channel mask zeroes its channels, numbered as PRESTO's" {
 	printf '0:3   # band edge\n5, 7:11:2\n' >"$T/mask"
 	sps-filterbank -m "$T/mask" "$DATA/parkes_8bit_1.fil" >"$T/m.fil"
-	aux-bandpass means "$T/m.fil" >"$T/masked"
-	aux-bandpass means "$DATA/parkes_8bit_1.fil" >"$T/all"
+	aux-bandpass means "$T/m.fil" | tac >"$T/masked"
+	aux-bandpass means "$DATA/parkes_8bit_1.fil" | tac >"$T/all"
 	for c in 0 1 2 3 5 7 9 11; do
 		assert_equal "$(sed -n "$((c + 1))p" "$T/masked")" 0
 	done
@@ -299,11 +301,25 @@ close_to() {
 	    cmp - "$T/m.fil"
 }
 
+@test "sps-filterbank: --ignorechan counts from the lowest frequency either way" {
+	sps-filterbank --ignorechan 0 "$DATA/parkes_8bit_1.fil" >"$T/down.fil"
+	sps-filterbank --flip "$DATA/parkes_8bit_1.fil" >"$T/up.fil"
+	sps-header "$T/up.fil" | grep -q 'bandwidth.*: 4$' ||
+	    fail "$(sps-header "$T/up.fil")"
+	sps-filterbank --ignorechan 0 "$T/up.fil" >"$T/up0.fil"
+	# the same channel (the lowest, 1130 MHz) is masked in both
+	[ "$(aux-bandpass means "$T/down.fil" | tail -1)" = 0 ]
+	[ "$(aux-bandpass means "$T/up0.fil" | head -1)" = 0 ]
+	[ "$(aux-bandpass means "$T/down.fil" | head -1)" != 0 ]
+}
+
 @test "sps-filterbank: --mask-fill median takes the middle of the other channels" {
-	# Unit steps, 3 channels: values 3t, 3t+5, 3t+10.  Masking channel
-	# 0 leaves two, whose upper middle value is channel 2's.
+	# Unit steps, 3 channels: values 3t, 3t+5, 3t+10.  Masking the
+	# file's channel 0 (PRESTO's 2: the frequencies fall) leaves two,
+	# whose upper middle value is channel 2's.
 	aux-mkfits -u -c 3 "$T/x.fits"
-	sps-filterbank --ignorechan 0 --mask-fill median "$T/x.fits" \
+	sps-header "$T/x.fits" | grep -q 'bandwidth.*: -' || fail "foff > 0"
+	sps-filterbank --ignorechan 2 --mask-fill median "$T/x.fits" \
 	    >"$T/m.fil"
 	aux-bandpass means "$T/m.fil" >"$T/means"
 	assert_equal "$(sed -n 1p "$T/means")" "$(sed -n 3p "$T/means")"

@@ -257,21 +257,29 @@ print_input(const struct sps_reader *r, const struct options *o)
 
 /* ---- the plan ---- */
 
+/* -m and --ignorechan number channels as PRESTO does, from the lowest
+ * frequency: the reverse of the file's order when foff < 0. */
 static void
-read_mask(struct sps_filterbank *p, const struct options *o)
+read_mask(struct sps_filterbank *p, const struct options *o, double foff)
 {
+	unsigned char *m;
 	FILE *f;
+	int c;
 
+	if ((m = calloc((size_t)p->nin, 1)) == NULL)
+		err(1, NULL);
 	if (o->mask_file != NULL) {
 		if ((f = fopen(o->mask_file, "r")) == NULL)
 			err(1, "%s", o->mask_file);
-		cli_check(sps_chanmask_read(f, o->mask_file, p->nin,
-		    p->masked), NULL);
+		cli_check(sps_chanmask_read(f, o->mask_file, p->nin, m), NULL);
 		fclose(f);
 	}
 	if (o->ignorechan != NULL)
 		cli_check(sps_chanmask_parse(o->ignorechan, "--ignorechan",
-		    p->nin, p->masked), NULL);
+		    p->nin, m), NULL);
+	for (c = 0; c < p->nin; c++)
+		p->masked[foff < 0 ? p->nin - 1 - c : c] |= m[c];
+	free(m);
 }
 
 static void
@@ -285,7 +293,7 @@ make_plan(struct sps_filterbank *p, const struct sps_reader *r,
 		    (unsigned long long)p->asked,
 		    (unsigned long long)p->count);
 	cli_check(sps_filterbank_channels(p, &o->fb, &r->hdr), NULL);
-	read_mask(p, o);
+	read_mask(p, o, r->hdr.foff);
 	cli_check(sps_filterbank_output(p, &o->fb, &r->hdr,
 	    sps_reader_value_nbits(r)), NULL);
 }
