@@ -488,10 +488,14 @@ sps_ct_input_open(struct sps_ct_input *ci, FILE *in, const char *name)
 	cookie_io_functions_t io = { tee_read, NULL, NULL, tee_close };
 	struct tee *t;
 	enum sps_err e;
+	int c;
 
 	memset(ci, 0, sizeof(*ci));
 	sps_header_init(&ci->hdr);
 	ci->name = name;
+	if ((c = getc(in)) == EOF)	/* before the tee hides what in is */
+		return sps_fail_empty(in, name);
+	ungetc(c, in);
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	t->in = in;

@@ -1,4 +1,6 @@
 /* error.c: the per-thread detail of the last lib/ failure. */
+#include <sys/stat.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,4 +27,18 @@ sps_fail(enum sps_err code, const char *fmt, ...)
 	va_end(ap);
 	memcpy(detail, line, sizeof(detail));
 	return code;
+}
+
+enum sps_err
+sps_fail_empty(FILE *f, const char *name)
+{
+	struct stat st;
+
+	if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISFIFO(st.st_mode))
+		return sps_fail(SPS_EUPSTREAM, "%s%sempty pipe",
+		    name != NULL ? name : "", name != NULL ? ": " : "");
+	if (name != NULL)
+		return sps_fail(SPS_ETRUNC, "%s: empty input (no header)",
+		    name);
+	return sps_fail(SPS_ETRUNC, "empty input (no header)");
 }

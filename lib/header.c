@@ -376,7 +376,7 @@ sps_header_read(FILE *in_file, const unsigned char *prefix, size_t nprefix,
 	sps_header_init(h);
 	if ((e = read_token(&in, token, "the first token")) != SPS_OK) {
 		if (e == SPS_ETRUNC && in.offset == 0 && nprefix == 0)
-			return sps_fail(SPS_ETRUNC, "empty input (no header)");
+			return sps_fail_empty(in_file, NULL);
 		if (e == SPS_EFORMAT || e == SPS_ETRUNC)
 			return sps_fail(SPS_EFORMAT, "not a SIGPROC file "
 			    "(no HEADER_START at byte 0)");

@@ -330,7 +330,7 @@ open_one(struct sps_reader *r, const char *path)
 	if (n < sizeof(head) && ferror(f)) {
 		e = sps_fail(SPS_EIO, "%s: %s", name, strerror(errno));
 	} else if (n == 0) {
-		e = sps_fail(SPS_ETRUNC, "%s: empty input (no header)", name);
+		e = sps_fail_empty(f, name);
 	} else if (is_fits(head, n)) {
 		char *paths[1] = { (char *)path };
 

@@ -300,3 +300,17 @@ bad_input() {
 	{ tim_header 16; head -c 2001 /dev/urandom; } >"$T/odd.tim"
 	bad_input 'odd.tim: truncated data' "$T/odd.tim"
 }
+
+# a stage that fails says why; the stages after it, given an empty pipe,
+# say nothing more (a file or /dev/null that is empty is still named)
+@test "sps-boxcar: a failing stage in a pipe is one message, not a cascade" {
+	run --separate-stderr bash -c \
+	    'sps-dedisperse -q --dm 0 100 nothere.fil | sps-boxcar | sps-peaks'
+	[ "$status" -ne 0 ]
+	assert_equal "$stderr" "sps-dedisperse: nothere.fil: No such file or directory"
+	run -1 --separate-stderr sps-boxcar </dev/null
+	assert_equal "$stderr" "sps-boxcar: stdin: empty input (no header)"
+	run --separate-stderr bash -c 'true | sps-boxcar'
+	assert_equal "$status" 1
+	assert_equal "$stderr" ""
+}

@@ -354,7 +354,12 @@ json_valid() {
 	run -1 --separate-stderr sps-header <"$BATS_TEST_TMPDIR/empty.fil"
 	assert_equal "$output" ""
 	assert_equal "$stderr" "sps-header: stdin: empty input (no header)"
-	bad_input "empty input" "$BATS_TEST_TMPDIR/empty.fil"
+	run -1 --separate-stderr sps-header "$BATS_TEST_TMPDIR/empty.fil"
+	assert_equal "$stderr" "sps-header: $BATS_TEST_TMPDIR/empty.fil: empty input (no header)"
+	# an empty pipe: the stage before has failed and said why (sps(7))
+	run -1 --separate-stderr sh -c 'cat "$1" | sps-header' sh \
+	    "$BATS_TEST_TMPDIR/empty.fil"
+	assert_equal "$stderr" ""
 }
 
 @test "sps-header: a missing file is named" {

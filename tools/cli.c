@@ -198,6 +198,8 @@ cli_check(enum sps_err code, const char *what)
 {
 	if (code == SPS_OK)
 		return;
+	if (code == SPS_EUPSTREAM)
+		exit(1);	/* the stage before has said why */
 	if (what != NULL)
 		errx(1, "%s: %s", what, sps_errmsg());
 	errx(1, "%s", sps_errmsg());

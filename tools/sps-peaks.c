@@ -197,7 +197,9 @@ open_input(const char *path, const char **name)
 	} else {
 		*name = path;
 	}
-	if ((c = getc(f)) == EOF)
+	if ((c = getc(f)) == EOF && sps_fail_empty(f, *name) == SPS_EUPSTREAM)
+		exit(1);	/* the stage before has said why */
+	if (c == EOF)
 		errx(1, "%s: empty input: no event stream", *name);
 	ungetc(c, f);
 	return f;
