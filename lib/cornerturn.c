@@ -513,22 +513,27 @@ sps_ct_input_open(struct sps_ct_input *ci, FILE *in, const char *name)
 	return SPS_OK;
 }
 
+/* Time-major data cut inside a spectrum end with the last whole one;
+ * a channel-major block cut short cannot be read (its length places
+ * every value), and no whole spectrum is no data. */
 static enum sps_err
-truncated(const struct sps_ct_input *ci, size_t nbytes, size_t got)
+cut_short(struct sps_ct_input *ci, size_t nbytes, size_t got)
 {
 	const struct sps_stream_shape *s = &ci->shape;
 	size_t whole = sps_cornerturn_block_bytes(got, s->ncols, s->nbits);
+	size_t one = sps_cornerturn_block_bytes(1, s->ncols, s->nbits);
 
 	if (s->order == SPS_ORDER_CHANNEL)
 		return sps_fail(SPS_ETRUNC, "%s: truncated data: the last "
 		    "channel-major block (from sample %llu) has %zu bytes, "
 		    "not a whole number of samples of %zu bytes", ci->name,
-		    (unsigned long long)ci->nsamples, nbytes,
-		    sps_cornerturn_block_bytes(1, s->ncols, s->nbits));
-	return sps_fail(SPS_ETRUNC, "%s: truncated data: the last spectrum "
-	    "(number %llu) has only %zu of its %zu bytes", ci->name,
-	    (unsigned long long)(ci->nsamples + got), nbytes - whole,
-	    sps_cornerturn_block_bytes(1, s->ncols, s->nbits));
+		    (unsigned long long)ci->nsamples, nbytes, one);
+	if (ci->nsamples + got == 0)
+		return sps_fail(SPS_ETRUNC, "%s: truncated data: %zu bytes, "
+		    "not one whole spectrum of %zu", ci->name, nbytes, one);
+	ci->cut_bytes = nbytes - whole;
+	ci->nsamples += got;
+	return got == 0 ? SPS_EEOF : SPS_OK;
 }
 
 enum sps_err
@@ -552,7 +557,7 @@ sps_ct_input_read(struct sps_ct_input *ci, unsigned char *buf, size_t n,
 	*got = nbytes * 8 / (size_t)s->nbits / s->ncols;
 	rest_bits = nbytes * 8 - *got * s->ncols * (size_t)s->nbits;
 	if (rest_bits >= 8)
-		return truncated(ci, nbytes, *got);
+		return cut_short(ci, nbytes, *got);
 	ci->nsamples += *got;
 	return nbytes == 0 ? SPS_EEOF : SPS_OK;
 }

@@ -105,6 +105,7 @@ struct sps_ct_input {
 	FILE			*f;		/* the recording stream */
 	void			*tee;
 	int			 ended;
+	uint64_t		 cut_bytes;	/* after the last spectrum */
 };
 
 /* Read the header of in (name is used in messages).  Returns SPS_OK or
@@ -115,8 +116,10 @@ enum sps_err sps_ct_input_open(struct sps_ct_input *ci, FILE *in,
 
 /* Read up to n samples of raw data (sps_cornerturn_block_bytes(n)
  * bytes); n * ncols * nbits must be a multiple of 8.  *got is n except at
- * the end of the data.  Returns SPS_OK, SPS_EEOF (nothing left),
- * SPS_ETRUNC (a partial sample at the end) or SPS_EIO. */
+ * the end of the data.  Time-major data cut inside a spectrum end with
+ * the last whole one, and cut_bytes counts the bytes after it.  Returns
+ * SPS_OK, SPS_EEOF (nothing left), SPS_ETRUNC (channel-major data cut
+ * inside a sample, or not one whole spectrum) or SPS_EIO. */
 enum sps_err sps_ct_input_read(struct sps_ct_input *ci, unsigned char *buf,
     size_t n, size_t *got);
 

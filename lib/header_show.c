@@ -454,6 +454,9 @@ print_identity(struct table *t)
 	if (h->length > 0)	/* 0: not a SIGPROC file (PSRFITS) */
 		row_value(t, "Header size (bytes)", NULL, SPS_VALUE_HEADERSIZE);
 	row_value(t, "Data size (bytes)", NULL, SPS_VALUE_DATASIZE);
+	if (t->d->cut_bytes > 0)
+		row(t, "Bytes after the last spectrum", "%llu (ignored: a cut "
+		    "recording?)", (unsigned long long)t->d->cut_bytes);
 	datatype_text(h, type, sizeof(type));
 	row(t, "Data type", "%s (%s)", type, frame_name(h));
 	telescope_text(h, buf, sizeof(buf));
@@ -720,6 +723,8 @@ sps_header_show_json(FILE *out, const struct sps_header_derived *d)
 	fprintf(out, "  \"header_size\": %zu,\n", h->length);
 	fprintf(out, "  \"data_size\": %llu,\n",
 	    (unsigned long long)d->data_bytes);
+	fprintf(out, "  \"cut_bytes\": %llu,\n",
+	    (unsigned long long)d->cut_bytes);
 	fprintf(out, "  \"nsamples\": %llu,\n",
 	    (unsigned long long)d->nsamples);
 	fprintf(out, "  \"tobs\": ");

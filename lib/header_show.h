@@ -42,12 +42,13 @@ struct sps_header_derived {
 	const struct sps_header	*h;
 	uint64_t	nsamples;	/* of a DM-time stream: base samples */
 	uint64_t	data_bytes;
+	uint64_t	cut_bytes;	/* after the last whole spectrum */
 	double		flow, fhigh;	/* centres of the extreme channels */
 	double		bandwidth;	/* MHz, channel widths included */
 };
 
 /* Derive what is shown of h over nspectra spectra of data (h is kept by
- * pointer, not copied). */
+ * pointer, not copied); cut_bytes is left 0 for the caller to set. */
 void sps_header_derive(struct sps_header_derived *d,
     const struct sps_header *h, uint64_t nspectra);
 

@@ -77,6 +77,10 @@ survey(struct sps_reader *r, struct chain *c)
 			    c->fill_gaps, &c->gaps[i]);
 		if (e == SPS_OK && i == 0)
 			e = sps_header_copy(&r->hdr, &one.hdr);
+		if (one.cut_bytes > 0 && r->cut_files++ == 0) {
+			r->cut_bytes = one.cut_bytes;
+			r->cut_name = c->paths[i];
+		}
 		total += one.nsamples + c->gaps[i];
 		prev_n = one.nsamples;
 		sps_header_free(&prev);
@@ -231,9 +235,10 @@ chain_raw_exact(void *state)
 	return c->current >= c->npaths || sps_reader_raw_exact(&c->sub);
 }
 
+/* Joined inputs are regular files: their cuts are known on opening. */
 static const struct sps_source_ops chain_ops = {
 	chain_read_raw, chain_read_float, chain_close, chain_skip,
-	chain_raw_exact
+	chain_raw_exact, NULL
 };
 
 static enum sps_err

@@ -1537,7 +1537,7 @@ psrfits_close(void *state)
 
 static const struct sps_source_ops psrfits_ops = {
 	psrfits_read_raw, psrfits_read_float, psrfits_close, NULL,
-	psrfits_raw_exact
+	psrfits_raw_exact, NULL
 };
 
 static enum sps_err

@@ -28,6 +28,7 @@ struct sigproc_source {
 	float		 carry[8];	/* values decoded past the last spectrum */
 	size_t		 ncarry;
 	uint64_t	 nread;		/* spectra handed out */
+	size_t		 cut;		/* bytes after the last whole one */
 	const char	*name;
 };
 
@@ -108,12 +109,17 @@ read_bytes(struct sigproc_source *s, unsigned char *buf, size_t len,
 	return SPS_OK;
 }
 
+/* A stream that ends inside a spectrum: the whole spectra before are the
+ * data, as SIGPROC and PRESTO read them; none at all is an error. */
 static enum sps_err
-truncated(struct sigproc_source *s, size_t partial_bytes)
+cut_short(struct sigproc_source *s, size_t got, size_t partial_bytes)
 {
-	return sps_fail(SPS_ETRUNC, "%s: truncated data: the last spectrum "
-	    "(number %llu) has only %zu of its %zu bytes", s->name,
-	    (unsigned long long)s->nread, partial_bytes, s->spectrum_bytes);
+	s->cut = partial_bytes;
+	if (s->nread > 0)
+		return got == 0 ? SPS_EEOF : SPS_OK;
+	return sps_fail(SPS_ETRUNC, "%s: truncated data: %zu bytes, not one "
+	    "whole spectrum of %zu", s->name, partial_bytes,
+	    s->spectrum_bytes);
 }
 
 static enum sps_err
@@ -132,7 +138,7 @@ sigproc_read_raw(void *state, unsigned char *buf, size_t n, size_t *got)
 	*got = nbytes / s->spectrum_bytes;
 	s->nread += *got;
 	if (nbytes % s->spectrum_bytes != 0)
-		return truncated(s, nbytes % s->spectrum_bytes);
+		return cut_short(s, *got, nbytes % s->spectrum_bytes);
 	return *got == 0 ? SPS_EEOF : SPS_OK;
 }
 
@@ -204,7 +210,7 @@ sigproc_read_float(void *state, float *buf, size_t n, size_t *got)
 	s->nread += *got;
 	rest = total % s->nvalues;
 	if (rest * (size_t)s->nbits >= 8)
-		return truncated(s, rest * (size_t)s->nbits / 8);
+		return cut_short(s, *got, rest * (size_t)s->nbits / 8);
 	return *got == 0 ? SPS_EEOF : SPS_OK;
 }
 
@@ -239,9 +245,15 @@ sigproc_close(void *state)
 	free(s);
 }
 
+static uint64_t
+sigproc_cut(void *state)
+{
+	return ((struct sigproc_source *)state)->cut;
+}
+
 static const struct sps_source_ops sigproc_ops = {
 	sigproc_read_raw, sigproc_read_float, sigproc_close, sigproc_skip,
-	NULL
+	NULL, sigproc_cut
 };
 
 /* nsamples from the file size when f is a regular file. */
@@ -262,11 +274,16 @@ count_spectra(struct sps_reader *r, FILE *f)
 	    (uint64_t)r->hdr.nbits;
 	r->nsamples = data_bits / spectrum_bits;
 	rest = data_bits - r->nsamples * spectrum_bits;
-	if (rest >= 8)
-		return sps_fail(SPS_ETRUNC, "%s: truncated data: %llu bytes "
-		    "after the last whole spectrum (of %llu bytes)", r->name,
+	if (rest < 8)	/* padding of the last byte */
+		return SPS_OK;
+	if (r->nsamples == 0)
+		return sps_fail(SPS_ETRUNC, "%s: truncated data: %llu bytes, "
+		    "not one whole spectrum of %llu", r->name,
 		    (unsigned long long)(rest / 8),
 		    (unsigned long long)((spectrum_bits + 7) / 8));
+	r->cut_bytes = rest / 8;
+	r->cut_name = r->name;
+	r->cut_files = 1;
 	return SPS_OK;
 }
 
@@ -393,6 +410,21 @@ sps_reader_raw_exact(const struct sps_reader *r)
 	    r->ops->raw_exact(r->state);
 }
 
+/* The end of a stream of unknown length: now it is known, and whether
+ * it was cut inside a spectrum. */
+static void
+at_end(struct sps_reader *r)
+{
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
+		return;
+	r->nsamples = r->position;
+	if (r->ops->cut != NULL && (r->cut_bytes = r->ops->cut(r->state)) >
+	    0) {
+		r->cut_name = r->name;
+		r->cut_files = 1;
+	}
+}
+
 enum sps_err
 sps_reader_read_raw(struct sps_reader *r, unsigned char *buf, size_t n,
     size_t *got)
@@ -408,8 +440,8 @@ sps_reader_read_raw(struct sps_reader *r, unsigned char *buf, size_t n,
 		    "this format", r->name);
 	e = r->ops->read_raw(r->state, buf, n, got);
 	r->position += *got;
-	if (e == SPS_EEOF && r->nsamples == SPS_NSAMPLES_UNKNOWN)
-		r->nsamples = r->position;
+	if (e == SPS_EEOF)
+		at_end(r);
 	return e;
 }
 
@@ -464,8 +496,8 @@ sps_reader_read(struct sps_reader *r, float *buf, size_t n, size_t *got)
 	else
 		e = read_via_raw(r, buf, n, got);
 	r->position += *got;
-	if (e == SPS_EEOF && r->nsamples == SPS_NSAMPLES_UNKNOWN)
-		r->nsamples = r->position;
+	if (e == SPS_EEOF)
+		at_end(r);
 	return e;
 }
 

@@ -19,8 +19,9 @@
 /* One format's implementation behind a reader. */
 struct sps_source_ops {
 	/* Read up to n spectra as raw bytes in the header's nbits packing.
-	 * Sets *got; SPS_EEOF with *got == 0 at a clean end; SPS_ETRUNC for a
-	 * partial last spectrum. */
+	 * Sets *got; SPS_EEOF with *got == 0 at the end.  A partial last
+	 * spectrum ends the data (cut, below, counts its bytes) unless no
+	 * spectrum came whole: then SPS_ETRUNC. */
 	enum sps_err (*read_raw)(void *state, unsigned char *buf, size_t n,
 	    size_t *got);
 	/* Read up to n spectra as float32 (optional: NULL means unpack raw). */
@@ -33,6 +34,9 @@ struct sps_source_ops {
 	/* Whether read_raw's bytes are the values read_float gives
 	 * (optional: NULL means they are). */
 	int (*raw_exact)(void *state);
+	/* Bytes after the last whole spectrum, once the end is read
+	 * (optional: NULL means none). */
+	uint64_t (*cut)(void *state);
 };
 
 struct sps_reader {
@@ -45,6 +49,13 @@ struct sps_reader {
 	unsigned char		*scratch;	/* raw block for read_float */
 	size_t			 scratch_len;
 	uint64_t		 gap_spectra;	/* filled between joined files */
+	/* A recording cut inside a spectrum: the whole spectra are the data,
+	 * and the bytes after them are ignored.  Known on opening a regular
+	 * file, at the end of a stream; cut_name is the file cut (the first,
+	 * when cut_files of several joined files are). */
+	uint64_t		 cut_bytes;
+	const char		*cut_name;
+	int			 cut_files;
 };
 
 /* Open path ("-" or NULL for standard input).  The format is recognised by

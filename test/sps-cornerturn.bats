@@ -145,11 +145,31 @@ need() {
 	assert_output --partial 'truncated header'
 }
 
-@test "sps-cornerturn: truncated time-major data, and no output file left" {
-	head -c 1000 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
+@test "sps-cornerturn: time-major data cut inside a spectrum are their whole spectra, with one warning" {
+	local f="$data/parkes_4bit.fil" T="$BATS_TEST_TMPDIR" size
+	local warning="bytes after the last whole spectrum ignored (a cut recording?)"
+
+	size=$(stat -c %s "$f")
+	head -c $((size - 100)) "$f" >"$T/cut.fil"
+	head -c $((size - 416)) "$f" >"$T/whole.fil"	# 416-byte spectra
+	sps-cornerturn -q --block 100 "$T/whole.fil" -o "$T/whole.cm"
+	run --separate-stderr sps-cornerturn -q --block 100 "$T/cut.fil" \
+	    -o "$T/cut.cm"
+	assert_success
+	assert_equal "$stderr" "sps-cornerturn: $T/cut.fil: 316 $warning"
+	cmp "$T/whole.cm" "$T/cut.cm"
+	run --separate-stderr sh -c 'cat "$1" | sps-cornerturn -q --block 100 \
+	    >"$2"' _ "$T/cut.fil" "$T/pipe.cm"
+	assert_success
+	assert_equal "$stderr" "sps-cornerturn: stdin: 316 $warning"
+	cmp "$T/whole.cm" "$T/pipe.cm"
+}
+
+@test "sps-cornerturn: not one whole spectrum, and no output file left" {
+	head -c 700 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
 	run sps-cornerturn -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/cut"
 	assert_failure 1
-	assert_output --partial 'truncated data: the last spectrum (number 1)'
+	assert_output --partial 'truncated data: 311 bytes, not one whole spectrum of 336'
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
 	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep '^out')" ]
 }

@@ -876,13 +876,58 @@ small() {
 	bad 1 "stdin: empty input" --dm 0 10 </dev/null
 }
 
-@test "sps-dedisperse: truncated data are refused, from a file and a pipe" {
+# cut_short FILE BYTES SPECTRUM: FILE less its last BYTES as cut.fil, and
+# as whole.fil cut to the whole spectra of SPECTRUM bytes in cut.fil;
+# sets dangling to the bytes after the last of them.
+cut_short() {
+	local size hs n
+
+	size=$(stat -c %s "$1")
+	hs=$(sps-header --headersize "$1")
+	n=$(((size - $2 - hs) / $3))
+	head -c $((size - $2)) "$1" >cut.fil
+	head -c $((hs + n * $3)) "$1" >whole.fil
+	dangling=$((size - $2 - hs - n * $3))
+}
+
+# warned FILE: stderr is the one warning about FILE's dangling bytes
+warned() {
+	assert_equal "$stderr" "sps-dedisperse: $1: $dangling bytes after the last whole spectrum ignored (a cut recording?)"
+}
+
+@test "sps-dedisperse: data cut inside a spectrum are their whole spectra, from a file and a pipe, with one warning" {
 	small
-	head -c 3000 in.fil >cut.fil
-	bad 1 "cut.fil: truncated data" --dm 0 10 cut.fil
-	bad 1 "stdin: truncated data" --dm 0 10 <cut.fil
+	cut_short in.fil 100 37
+	[ "$dangling" -gt 0 ]
+	sps-dedisperse -q --dm 0 10 whole.fil >whole.dmt
+	run -0 --separate-stderr sh -c \
+	    'sps-dedisperse -q --dm 0 10 cut.fil >cut.dmt'
+	warned cut.fil
+	cmp whole.dmt cut.dmt
+	run -0 --separate-stderr sh -c \
+	    'sps-dedisperse -q --dm 0 10 - <cut.fil >redirect.dmt'
+	warned stdin
+	cmp whole.dmt redirect.dmt
+	cat whole.fil | sps-dedisperse -q --dm 0 10 >whole-pipe.dmt
+	run -0 --separate-stderr sh -c \
+	    'cat cut.fil | sps-dedisperse -q --dm 0 10 >cut-pipe.dmt'
+	warned stdin
+	cmp whole-pipe.dmt cut-pipe.dmt
+	# without -q: one warning among the reports
+	run -0 --separate-stderr sh -c 'sps-dedisperse --dm 0 10 cut.fil >cut.dmt'
+	run -0 grep -c "bytes after the last whole spectrum" <<<"$stderr"
+	assert_output 1
+}
+
+@test "sps-dedisperse: a truncated header or not one whole spectrum is refused" {
+	small
 	head -c 100 in.fil >cuthdr.fil
 	bad 1 "cuthdr.fil: truncated header" --dm 0 10 cuthdr.fil
+	head -c $(($(sps-header --headersize in.fil) + 36)) in.fil >short.fil
+	bad 1 "short.fil: truncated data: 36 bytes, not one whole spectrum of 37" \
+	    --dm 0 10 short.fil
+	run -1 --separate-stderr sh -c 'cat short.fil | sps-dedisperse -q --dm 0 10'
+	assert_equal "$stderr" "sps-dedisperse: stdin: truncated data: 36 bytes, not one whole spectrum of 37"
 }
 
 @test "sps-dedisperse: reads of more than 16 MB (threads, pread) give what a pipe gives" {
@@ -898,10 +943,19 @@ small() {
 	aux-dedisp dump pipe.dmt >pipe.f32
 	[ -s file.f32 ]
 	cmp file.f32 pipe.f32
-	# cut inside the last spectrum of the first read
-	head -c 20000600 big.fil >cut.fil
-	bad 1 "cut.fil: truncated data" --cpu --dm 0 50 --block 20000 cut.fil
-	bad 1 "stdin: truncated data" --cpu --dm 0 50 --block 20000 <cut.fil
+	# cut inside the last spectrum of the first read: its whole spectra
+	cut_short big.fil $(($(stat -c %s big.fil) - 20000600)) 1024
+	sps-dedisperse -q --cpu --dm 0 50 --block 20000 whole.fil >whole.dmt
+	run -0 --separate-stderr sh -c 'sps-dedisperse -q --cpu --dm 0 50 \
+	    --block 20000 cut.fil >cut.dmt'
+	warned cut.fil
+	cmp whole.dmt cut.dmt
+	run -0 --separate-stderr sh -c 'cat cut.fil | sps-dedisperse -q --cpu \
+	    --dm 0 50 --block 20000 >pipe.dmt'
+	warned stdin
+	aux-dedisp dump pipe.dmt >pipe.f32
+	aux-dedisp dump whole.dmt >whole.f32
+	cmp whole.f32 pipe.f32
 }
 
 @test "sps-dedisperse: input no longer than the largest delay is refused" {

@@ -254,6 +254,26 @@ bad_usage() {
 	assert_equal "${lines[*]}" "2 4096"
 }
 
+@test "sps-fake: --inject into a recording cut inside a spectrum uses its whole spectra, with one warning" {
+	local T="$BATS_TEST_TMPDIR" size
+	local warning="bytes after the last whole spectrum ignored (a cut recording?)"
+
+	size=$(stat -c %s "$DATA/parkes_2bit.fil")	# 208-byte spectra
+	head -c $((size - 100)) "$DATA/parkes_2bit.fil" >"$T/cut.fil"
+	head -c $((size - 208)) "$DATA/parkes_2bit.fil" >"$T/whole.fil"
+	sps-fake -q --inject "$T/whole.fil" --pulse t=1,dm=100 -o "$T/a.fil"
+	run -0 --separate-stderr sps-fake -q --inject "$T/cut.fil" \
+	    --pulse t=1,dm=100 -o "$T/b.fil"
+	assert_equal "$stderr" "sps-fake: $T/cut.fil: 108 $warning"
+	cmp "$T/a.fil" "$T/b.fil"
+	run -0 --separate-stderr bash -c 'cat "$1" | sps-fake -q --inject - \
+	    --pulse t=1,dm=100 >"$2"' _ "$T/cut.fil" "$T/c.fil"
+	assert_equal "$stderr" "sps-fake: stdin: 108 $warning"
+	cat "$T/whole.fil" | sps-fake -q --inject - --pulse t=1,dm=100 \
+	    >"$T/d.fil"
+	cmp "$T/c.fil" "$T/d.fil"
+}
+
 @test "sps-fake: an injected S/N-20 pulse in 8-bit noise measures 20" {
 	local seed f="$BATS_TEST_TMPDIR/a.fil" g="$BATS_TEST_TMPDIR/b.fil"
 	local out="$BATS_TEST_TMPDIR/snr"

@@ -264,6 +264,79 @@ close_to() {
 	    "sps-filterbank: asked for 200 spectra, only 96 after the start"
 }
 
+# cut_short FILE BYTES: $T/cut.fil, FILE less its last BYTES, and
+# $T/whole.fil, FILE cut to the whole spectra in $T/cut.fil; dangling is
+# the number of bytes after the last of them.
+cut_short() {
+	local size hs sb n
+
+	size=$(stat -c %s "$1")
+	hs=$(sps-header --headersize "$1")
+	sb=$(($(sps-header --nchans "$1") * $(sps-header --nbits "$1") / 8))
+	n=$(((size - $2 - hs) / sb))
+	head -c $((size - $2)) "$1" >"$T/cut.fil"
+	head -c $((hs + n * sb)) "$1" >"$T/whole.fil"
+	dangling=$((size - $2 - hs - n * sb))
+}
+
+CUT="bytes after the last whole spectrum ignored (a cut recording?)"
+
+@test "sps-filterbank: a recording cut inside a spectrum is its whole spectra, byte for byte, from files and pipes, with one warning" {
+	for f in parkes_1bit parkes_2bit parkes_4bit parkes_8bit_1; do
+		cut_short "$DATA/$f.fil" 100
+		for opt in "" "-b 32" "-S 4000" "-c 10:700"; do
+			sps-filterbank $opt "$T/whole.fil" >"$T/want.fil"
+			run -0 --separate-stderr sps-filterbank $opt \
+			    -o "$T/got.fil" "$T/cut.fil"
+			assert_equal "$stderr" \
+			    "sps-filterbank: $T/cut.fil: $dangling $CUT"
+			cmp "$T/want.fil" "$T/got.fil" || fail "$f $opt"
+			cat "$T/whole.fil" | sps-filterbank $opt >"$T/want.fil"
+			run -0 --separate-stderr sh -c 'cat "$1" |
+			    sps-filterbank $2 >"$3"' _ "$T/cut.fil" "$opt" \
+			    "$T/got.fil"
+			assert_equal "$stderr" \
+			    "sps-filterbank: stdin: $dangling $CUT"
+			cmp "$T/want.fil" "$T/got.fil" || fail "$f $opt: pipe"
+		done
+		# the data are the whole spectra of the file, untouched
+		sps-filterbank -o "$T/got.fil" "$T/cut.fil" 2>/dev/null
+		cmp <(data "$T/whole.fil") <(data "$T/got.fil")
+	done
+}
+
+@test "sps-filterbank: joined files cut inside a spectrum: the cut one is named" {
+	local a=$DATA/parkes_8bit_1.fil b=$DATA/parkes_8bit_2.fil
+
+	cut_short "$b" 100
+	sps-filterbank "$a" "$T/whole.fil" >"$T/want.fil"
+	run -0 --separate-stderr sps-filterbank -o "$T/got.fil" "$a" \
+	    "$T/cut.fil"
+	assert_equal "$stderr" "sps-filterbank: $T/cut.fil: 732 $CUT"
+	cmp "$T/want.fil" "$T/got.fil"
+	mv "$T/cut.fil" "$T/cut2.fil"
+	# a cut first file leaves a gap of one spectrum before the next
+	cut_short "$a" 100
+	fails "cut2.fil: gap of 1.0 samples after the previous file" \
+	    "$T/cut.fil" "$T/cut2.fil"
+	run -0 --separate-stderr sps-filterbank --fill-gaps -o "$T/got.fil" \
+	    "$T/cut.fil" "$T/cut2.fil"
+	assert_equal "${stderr_lines[1]}" \
+	    "sps-filterbank: $T/cut.fil: 732 $CUT; 1 more joined file is cut too"
+	assert_equal "${#stderr_lines[@]}" 2
+	run -0 sps-header --nsamples "$T/got.fil"
+	assert_output 8191
+}
+
+@test "sps-filterbank: not one whole spectrum is an error" {
+	head -c 451 "$DATA/parkes_8bit_1.fil" >"$T/short.fil"
+	fails "short.fil: truncated data: 100 bytes, not one whole spectrum of 832" \
+	    "$T/short.fil"
+	run -1 --separate-stderr sh -c 'cat "$1" | sps-filterbank' _ \
+	    "$T/short.fil"
+	assert_equal "$stderr" "sps-filterbank: stdin: truncated data: 100 bytes, not one whole spectrum of 832"
+}
+
 @test "sps-filterbank: a channel range, a frequency range and --flip" {
 	aux-bandpass means "$DATA/parkes_8bit_1.fil" >"$T/all"
 	sps-filterbank -c 10:19 "$DATA/parkes_8bit_1.fil" >"$T/c.fil"

@@ -345,8 +345,59 @@ json_valid() {
 	bad_header "foff 0" foff:d:0 HEADER_END @data:8
 }
 
-@test "sps-header: data ending inside a spectrum are refused" {
-	bad_header "truncated data" HEADER_END @data:10
+@test "sps-header: data ending inside a spectrum: the whole spectra, the bytes after them, one warning" {
+	local f="$BATS_TEST_TMPDIR/cut.fil" want
+
+	# 4-byte spectra: 2 whole ones and 2 bytes
+	aux-mkheader "${GOOD[@]}" HEADER_END @data:10 >"$f"
+	want="sps-header: $f: 2 bytes after the last whole spectrum ignored (a cut recording?)"
+	run -0 --separate-stderr sps-header "$f"
+	assert_line "Data size (bytes)                : 8"
+	assert_line "Bytes after the last spectrum    : 2 (ignored: a cut recording?)"
+	assert_line "Number of samples                : 2"
+	assert_equal "$stderr" "$want"
+	echo "$output" >"$BATS_TEST_TMPDIR/file.txt"
+	run -0 --separate-stderr sh -c 'cat "$1" | sps-header' sh "$f"
+	assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/file.txt")"
+	assert_equal "$stderr" "sps-header: stdin: 2 bytes after the last whole spectrum ignored (a cut recording?)"
+	run -0 --separate-stderr sps-header --nsamples --datasize "$f"
+	assert_equal "${lines[*]}" "2 8"
+	assert_equal "$stderr" "$want"
+	sps-header --json "$f" >"$BATS_TEST_TMPDIR/h.json" 2>/dev/null
+	json_valid "$BATS_TEST_TMPDIR/h.json"
+	run -0 grep -e '"cut_bytes"' -e '"nsamples"' "$BATS_TEST_TMPDIR/h.json"
+	assert_equal "${lines[*]}" '  "cut_bytes": 2,   "nsamples": 2,'
+}
+
+@test "sps-header: a whole file has no line for bytes after the last spectrum, and cut_bytes 0" {
+	run -0 --separate-stderr sps-header "$DATA/parkes_8bit_1.fil"
+	refute_line --partial "Bytes after"
+	assert_equal "$stderr" ""
+	run -0 sps-header --json "$DATA/parkes_8bit_1.fil"
+	assert_line '  "cut_bytes": 0,'
+}
+
+@test "sps-header: a recording cut 100 bytes short counts its whole spectra" {
+	local f="$BATS_TEST_TMPDIR/cut.fil"
+
+	head -c "$(($(stat -c %s "$DATA/parkes_8bit_1.fil") - 100))" \
+	    "$DATA/parkes_8bit_1.fil" >"$f"
+	run -0 --separate-stderr sps-header "$f"
+	assert_line "Number of samples                : 4095"
+	assert_line "Bytes after the last spectrum    : 732 (ignored: a cut recording?)"
+	assert_equal "$stderr" "sps-header: $f: 732 bytes after the last whole spectrum ignored (a cut recording?)"
+	# --set copies the whole spectra
+	run -0 --separate-stderr sps-header -q --set source_name=cut \
+	    -o "$BATS_TEST_TMPDIR/ed.fil" "$f"
+	assert_equal "$stderr" "sps-header: $f: 732 bytes after the last whole spectrum ignored (a cut recording?)"
+	run -0 --separate-stderr sps-header --nsamples "$BATS_TEST_TMPDIR/ed.fil"
+	assert_output 4095
+	assert_equal "$stderr" ""
+}
+
+@test "sps-header: data shorter than one spectrum are refused" {
+	bad_header "truncated data: 3 bytes, not one whole spectrum of 4" \
+	    HEADER_END @data:3
 }
 
 @test "sps-header: empty standard input is refused" {

@@ -150,6 +150,19 @@ dedisp_case() {
 	assert_line "nchans 832"
 }
 
+@test "sps-plan: a file cut inside a spectrum: its whole spectra, one warning, also with -q" {
+	local f="$BATS_TEST_TMPDIR/cut.fil"
+
+	head -c $(($(stat -c %s "$DATA/parkes_8bit_1.fil") - 100)) \
+	    "$DATA/parkes_8bit_1.fil" >"$f"
+	run -0 --separate-stderr sps-plan --dm 0 100 "$f"
+	[[ "$stderr" == *"for 4095 samples"* ]] || fail "$stderr"
+	run -0 grep -c "bytes after the last whole spectrum" <<<"$stderr"
+	assert_output 1
+	run -0 --separate-stderr sps-plan -q --dm 0 100 "$f"
+	assert_equal "$stderr" "sps-plan: $f: 732 bytes after the last whole spectrum ignored (a cut recording?)"
+}
+
 # The rows of DDplan's table on stderr (6 or 9 fields; the range table
 # has 12), fields separated by one space.
 ddplan_rows() {

@@ -184,17 +184,51 @@ same_as_aux() {
 	assert_output --partial 'sps-tscrunch: stdin: truncated header'
 }
 
-@test "sps-tscrunch: truncated data, and no output file left" {
-	head -c 1000 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
+@test "sps-tscrunch: data cut inside a spectrum are their whole spectra, with one warning" {
+	local f="$data/parkes_8bit_1.fil" T="$BATS_TEST_TMPDIR" size
+	local warning="bytes after the last whole spectrum ignored (a cut recording?)"
+
+	size=$(stat -c %s "$f")	# as parkes_8bit_2.fil's
+	head -c $((size - 100)) "$f" >"$T/cut.fil"
+	head -c $((size - 832)) "$f" >"$T/whole.fil"
+	sps-tscrunch -q -t 4 -f 2 "$T/whole.fil" -o "$T/whole.out"
+	run --separate-stderr sps-tscrunch -q -t 4 -f 2 "$T/cut.fil" \
+	    -o "$T/cut.out"
+	assert_success
+	assert_equal "$stderr" "sps-tscrunch: $T/cut.fil: 732 $warning"
+	cmp "$T/whole.out" "$T/cut.out"
+	run --separate-stderr sh -c 'cat "$1" | sps-tscrunch -q -t 4 -f 2 \
+	    >"$2"' _ "$T/cut.fil" "$T/pipe.out"
+	assert_success
+	assert_equal "$stderr" "sps-tscrunch: stdin: 732 $warning"
+	cat "$T/whole.fil" | sps-tscrunch -q -t 4 -f 2 >"$T/whole-pipe.out"
+	cmp "$T/whole-pipe.out" "$T/pipe.out"
+	# joined files: the cut one is named
+	head -c $((size - 100)) "$data/parkes_8bit_2.fil" >"$T/cut2.fil"
+	head -c $((size - 832)) "$data/parkes_8bit_2.fil" >"$T/whole2.fil"
+	sps-tscrunch -q -t 4 "$f" "$T/whole2.fil" -o "$T/whole2.out"
+	run --separate-stderr sps-tscrunch -q -t 4 "$f" "$T/cut2.fil" \
+	    -o "$T/cut2.out"
+	assert_success
+	assert_equal "$stderr" "sps-tscrunch: $T/cut2.fil: 732 $warning"
+	cmp "$T/whole2.out" "$T/cut2.out"
+	run --separate-stderr sps-tscrunch -q -t 4 "$T/cut.fil" \
+	    "$data/parkes_8bit_2.fil" -o "$T/joined.out"
+	assert_failure 1	# a gap of one sample after the cut one
+	assert_equal "$stderr" "sps-tscrunch: $data/parkes_8bit_2.fil: gap of 1.0 samples after the previous file"
+}
+
+@test "sps-tscrunch: not one whole spectrum, and no output file left" {
+	head -c 700 "$data/src1_small.fil" > "$BATS_TEST_TMPDIR/cut"
 	run sps-tscrunch -t 2 -o "$BATS_TEST_TMPDIR/out.fil" "$BATS_TEST_TMPDIR/cut"
 	assert_failure 1
 	assert_output --partial 'sps-tscrunch: '
-	assert_output --partial 'truncated data'
+	assert_output --partial 'truncated data: 311 bytes, not one whole spectrum of 336'
 	[ ! -e "$BATS_TEST_TMPDIR/out.fil" ]
-	run bash -c 'head -c 1000 "$1" | sps-tscrunch -t 2 > /dev/null' _ \
+	run bash -c 'head -c 700 "$1" | sps-tscrunch -t 2 > /dev/null' _ \
 	    "$data/src1_small.fil"
 	assert_failure 1
-	assert_output --partial 'truncated data'
+	assert_output 'sps-tscrunch: stdin: truncated data: 311 bytes, not one whole spectrum of 336'
 }
 
 @test "sps-tscrunch: -h and --version" {

@@ -1,7 +1,8 @@
 /* unit-cornerturn: every value lands where the channel-major layout says,
  * for every nbits and odd sizes; turning back restores the bytes (NaN
  * payloads included); headers gain and lose sps_order/sps_block byte for
- * byte; the raw input reader tells a clean end from a truncated one. */
+ * byte; the raw input reader reads time-major data cut inside a
+ * spectrum to its last whole one, and refuses a cut channel-major block. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,10 +303,24 @@ test_input_truncated(void **state)
 
 	(void)state;
 	make_header(&h, 5, 8);
+	/* time-major data cut inside a spectrum: the whole ones are read */
 	f = stream_of(&h, 5 * 3 + 2, &buf);
 	assert_int_equal(sps_ct_input_open(&ci, f, "cut"), SPS_OK);
+	assert_int_equal(sps_ct_input_read(&ci, data, 8, &got), SPS_OK);
+	assert_int_equal(got, 3);
+	assert_int_equal(data[14], 14 * 7);
+	assert_int_equal(ci.cut_bytes, 2);
+	assert_int_equal(sps_ct_input_read(&ci, data, 8, &got), SPS_EEOF);
+	assert_int_equal(ci.nsamples, 3);
+	sps_ct_input_close(&ci);
+	fclose(f);
+	free(buf);
+	/* not one whole spectrum */
+	f = stream_of(&h, 3, &buf);
+	assert_int_equal(sps_ct_input_open(&ci, f, "short"), SPS_OK);
 	assert_int_equal(sps_ct_input_read(&ci, data, 8, &got), SPS_ETRUNC);
-	assert_non_null(strstr(sps_errmsg(), "cut: truncated data"));
+	assert_non_null(strstr(sps_errmsg(), "short: truncated data: 3 "
+	    "bytes, not one whole spectrum of 5"));
 	sps_ct_input_close(&ci);
 	fclose(f);
 	free(buf);

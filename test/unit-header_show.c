@@ -1,7 +1,8 @@
 /* unit-header_show: derived values (band edges, bandwidth, a DM-time
  * stream's samples), single values as SIGPROC's header prints them
  * (dates, times, angles with their carries, names of ids), the table's
- * aligned labels and the JSON's escapes and nulls. */
+ * aligned labels and the JSON's escapes and nulls; the bytes of a cut
+ * recording. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -251,6 +252,7 @@ test_json(void **state)
 	assert_non_null(strstr(text, "    \"source_name\": "
 	    "\"a\\\"b\\\\c\\u0009d\\u00e9\",\n"));
 	assert_non_null(strstr(text, "    \"refdm\": null,\n"));
+	assert_non_null(strstr(text, "  \"cut_bytes\": 0,\n"));
 	assert_non_null(strstr(text, "  \"nsamples\": 4096,\n"));
 	assert_non_null(strstr(text, "  \"tobs\": 2.097152,\n"));
 	assert_non_null(strstr(text, "  \"telescope_name\": \"Parkes\",\n"));
@@ -258,6 +260,35 @@ test_json(void **state)
 	assert_non_null(strstr(text, "  \"data_type_name\": "
 	    "\"filterbank\"\n}\n"));
 	assert_int_equal(text[0], '{');
+	free(text);
+	sps_header_free(&h);
+}
+
+/* A recording cut inside a spectrum: the table shows the bytes after the
+ * last whole spectrum, below the data size; the JSON always has them. */
+static void
+test_cut(void **state)
+{
+	struct sps_header_derived d;
+	struct sps_header h;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	make_header(&h);
+	text = shown(&h, 4096, -1);
+	assert_null(strstr(text, "Bytes after"));
+	free(text);
+	assert_non_null(f = open_memstream(&text, &len));
+	sps_header_derive(&d, &h, 4096);
+	d.cut_bytes = 236;
+	sps_header_show_table(f, &d);
+	sps_header_show_json(f, &d);
+	fclose(f);
+	assert_non_null(strstr(text, "\nBytes after the last spectrum    : "
+	    "236 (ignored: a cut recording?)\nData type"));
+	assert_non_null(strstr(text, "  \"cut_bytes\": 236,\n"));
 	free(text);
 	sps_header_free(&h);
 }
@@ -274,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

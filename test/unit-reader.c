@@ -1,7 +1,7 @@
 /* unit-reader: the block reader and writer round-trip every nbits, also
  * when sub-byte spectra do not end on byte boundaries; skips (seeks)
- * give what reads would; truncation, temp files and joined files, their
- * skips and raw reads. */
+ * give what reads would; data cut inside a spectrum, temp files and
+ * joined files, their cuts, skips and raw reads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,46 +195,130 @@ test_skip_refuses_channel_major(void **state)
 	free(data);
 }
 
-static void
-test_truncated_data(void **state)
+/* Standard input becomes a pipe that gives the bytes of path. */
+static FILE *
+pipe_stdin(const char *path)
 {
+	char cmd[300];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "cat %s", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	dup2(fileno(p), 0);
+	clearerr(stdin);
+	return p;
+}
+
+/* A file of `whole` spectra of a ramp and `stray` bytes after them, as a
+ * recording cut short leaves; the ramp goes to want. */
+static void
+write_cut(const char *name, int nchans, int nbits, size_t whole,
+    size_t stray, float *want)
+{
+	unsigned char junk[64];
 	struct sps_header h;
 	struct sps_writer w;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < whole * (size_t)nchans; i++)
+		want[i] = (float)(i % (nbits < 8 ? 1u << nbits : 256u));
+	memset(junk, 0x5a, sizeof(junk));
+	make_header(&h, nchans, nbits);
+	sps_writer_open(&w, path_of(name));
+	sps_writer_header(&w, &h);
+	sps_writer_spectra(&w, want, whole);
+	assert_int_equal(sps_writer_close(&w), SPS_OK);
+	assert_non_null(f = fopen(path_of(name), "ab"));
+	assert_int_equal(fwrite(junk, 1, stray, f), stray);
+	fclose(f);
+	sps_header_free(&h);
+}
+
+/* Read all of path (through a pipe when piped) in blocks of 3: the whole
+ * spectra, then the end, with cut bytes after them. */
+static void
+expect_cut(const char *name, int piped, int nchans, size_t whole,
+    uint64_t cut, const float *want)
+{
+	char path[256];
 	struct sps_reader r;
-	float v[20] = { 0 };
-	FILE *f = NULL;
+	float buf[64 * 16];
+	size_t got, done = 0;
+	enum sps_err e;
+	FILE *p = NULL;
+
+	snprintf(path, sizeof(path), "%s", path_of(name));
+	if (piped)
+		p = pipe_stdin(path);
+	assert_int_equal(sps_reader_open(&r, piped ? "-" : path), SPS_OK);
+	if (!piped) {
+		assert_int_equal(r.nsamples, whole);
+		assert_int_equal(r.cut_bytes, cut);
+	}
+	while ((e = sps_reader_read(&r, buf + done * (size_t)nchans, 3,
+	    &got)) == SPS_OK)
+		done += got;
+	assert_int_equal(e, SPS_EEOF);
+	assert_int_equal(done, whole);
+	assert_memory_equal(buf, want, whole * (size_t)nchans * sizeof(float));
+	assert_int_equal(r.nsamples, whole);
+	assert_int_equal(r.cut_bytes, cut);
+	assert_int_equal(r.cut_files, cut > 0);
+	if (cut > 0)
+		assert_string_equal(r.cut_name, piped ? "stdin" : path);
+	sps_reader_close(&r);
+	if (p != NULL)
+		pclose(p);
+}
+
+/* Neither a file nor a pipe with no whole spectrum is data. */
+static void
+expect_no_spectrum(const char *name)
+{
+	struct sps_reader r;
+	char path[256];
+	float buf[64];
+	size_t got;
+	FILE *p;
+
+	snprintf(path, sizeof(path), "%s", path_of(name));
+	assert_int_equal(sps_reader_open(&r, path), SPS_ETRUNC);
+	assert_non_null(strstr(sps_errmsg(), "not one whole spectrum"));
+	p = pipe_stdin(path);
+	assert_int_equal(sps_reader_open(&r, "-"), SPS_OK);
+	assert_int_equal(sps_reader_read(&r, buf, 3, &got), SPS_ETRUNC);
+	assert_int_equal(got, 0);
+	assert_non_null(strstr(sps_errmsg(), "stdin: truncated data: 3 "
+	    "bytes, not one whole spectrum of 10"));
+	sps_reader_close(&r);
+	pclose(p);
+}
+
+/* A recording cut inside a spectrum is its whole spectra, from a file
+ * and from a pipe, also where sub-byte spectra end inside a byte. */
+static void
+test_cut_data(void **state)
+{
+	float want[64 * 16];
+	int piped;
 
 	(void)state;
-	make_header(&h, 10, 8);
-	sps_writer_open(&w, path_of("tr.fil"));
-	sps_writer_header(&w, &h);
-	sps_writer_spectra(&w, v, 2);
-	sps_writer_raw(&w, v, 3);	/* 3 stray bytes */
-	assert_int_equal(sps_writer_close(&w), SPS_OK);
-	assert_int_equal(sps_reader_open(&r, path_of("tr.fil")), SPS_ETRUNC);
-	assert_non_null(strstr(sps_errmsg(), "truncated data"));
-	/* the same through a pipe: found at the end of the stream */
-	{
-		char cmd[300];
-		size_t got;
-		float buf[30];
-		FILE *p;
-
-		snprintf(cmd, sizeof(cmd), "cat %s", path_of("tr.fil"));
-		p = popen(cmd, "r");
-		assert_non_null(p);
-		dup2(fileno(p), 0);
-		clearerr(stdin);
-		assert_int_equal(sps_reader_open(&r, "-"), SPS_OK);
-		assert_true(r.nsamples == SPS_NSAMPLES_UNKNOWN);
-		assert_int_equal(sps_reader_read(&r, buf, 3, &got), SPS_ETRUNC);
-		assert_int_equal(got, 2);
-		assert_non_null(strstr(sps_errmsg(), "truncated data"));
-		pclose(p);
-	}
-	(void)f;
-	sps_reader_close(&r);
-	sps_header_free(&h);
+	write_cut("cut.fil", 10, 8, 7, 3, want);
+	for (piped = 0; piped <= 1; piped++)
+		expect_cut("cut.fil", piped, 10, 7, 3, want);
+	/* 5 spectra of 22 bits: 14 bytes, 2 bits of them padding */
+	write_cut("cut2.fil", 11, 2, 5, 2, want);
+	for (piped = 0; piped <= 1; piped++)
+		expect_cut("cut2.fil", piped, 11, 5, 2, want);
+	write_cut("whole.fil", 10, 32, 7, 0, want);
+	for (piped = 0; piped <= 1; piped++)
+		expect_cut("whole.fil", piped, 10, 7, 0, want);
+	write_cut("short.fil", 10, 8, 0, 3, want);
+	expect_no_spectrum("short.fil");
+	write_cut("empty.fil", 10, 8, 0, 0, want);
+	expect_cut("empty.fil", 0, 10, 0, 0, want);
 }
 
 static void
@@ -317,6 +401,54 @@ test_join(void **state)
 	sps_reader_close(&r);
 }
 
+static void
+append_stray(const char *name, size_t n)
+{
+	FILE *f;
+
+	assert_non_null(f = fopen(path_of(name), "ab"));
+	assert_int_equal(fwrite("\x7f\x7f\x7f", 1, n, f), n);
+	fclose(f);
+}
+
+/* Joined files cut inside a spectrum: each gives its whole spectra, and
+ * the reader names the first cut and counts them. */
+static void
+test_join_cut(void **state)
+{
+	char a[256], b[256];
+	char *paths[2] = { a, b };
+	struct sps_reader r;
+	float buf[4 * 40];
+	size_t got;
+
+	(void)state;
+	write_piece("ca.fil", 60000, 10, 1);
+	write_piece("cb.fil", 60000 + 10 * 0.001 / 86400, 10, 2);
+	append_stray("ca.fil", 3);
+	strcpy(a, path_of("ca.fil"));
+	strcpy(b, path_of("cb.fil"));
+	assert_int_equal(sps_reader_open_many(&r, paths, 2), SPS_OK);
+	assert_int_equal(r.nsamples, 20);
+	assert_int_equal(r.cut_bytes, 3);
+	assert_int_equal(r.cut_files, 1);
+	assert_string_equal(r.cut_name, a);
+	assert_int_equal(sps_reader_read(&r, buf, 40, &got), SPS_OK);
+	assert_int_equal(got, 10);
+	assert_int_equal(sps_reader_read(&r, buf + 4 * 10, 40, &got), SPS_OK);
+	assert_int_equal(got, 10);
+	assert_true(buf[4 * 10 - 1] == 1 && buf[4 * 10] == 2);
+	assert_int_equal(sps_reader_read(&r, buf, 40, &got), SPS_EEOF);
+	sps_reader_close(&r);
+	append_stray("cb.fil", 2);
+	assert_int_equal(sps_reader_open_many(&r, paths, 2), SPS_OK);
+	assert_int_equal(r.nsamples, 20);
+	assert_int_equal(r.cut_files, 2);
+	assert_int_equal(r.cut_bytes, 3);
+	assert_string_equal(r.cut_name, a);
+	sps_reader_close(&r);
+}
+
 /* Skips across joined files, raw reads of them (also with --fill-gaps
  * where there is no gap), and skips over a filled gap, which are read:
  * what fills it comes from the block read before it. */
@@ -375,12 +507,13 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_every_nbits),
-		cmocka_unit_test(test_truncated_data),
+		cmocka_unit_test(test_cut_data),
 		cmocka_unit_test(test_temp_name_until_close),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_skip_every_nbits),
 		cmocka_unit_test(test_skip_refuses_channel_major),
 		cmocka_unit_test(test_join_skip_and_raw),
+		cmocka_unit_test(test_join_cut),
 	};
 	int failed;
 

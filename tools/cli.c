@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "reader.h"
 #include "unfinished.h"
 #include "writer.h"
 
@@ -288,6 +289,30 @@ cli_progress_done(int quiet)
 	if (!quiet && progress_shown)
 		fprintf(stderr, "\n");
 	progress_shown = 0;
+}
+
+void
+cli_cut_warning(const char *name, uint64_t bytes, int more_files)
+{
+	if (bytes == 0)
+		return;
+	if (progress_shown)	/* end the progress line first */
+		fprintf(stderr, "\n");
+	progress_shown = 0;
+	fprintf(stderr, "%s: %s: %llu bytes after the last whole spectrum "
+	    "ignored (a cut recording?)", progname, name,
+	    (unsigned long long)bytes);
+	if (more_files > 0)
+		fprintf(stderr, "; %d more joined file%s cut too", more_files,
+		    more_files == 1 ? " is" : "s are");
+	fprintf(stderr, "\n");
+}
+
+void
+cli_reader_close(struct sps_reader *r)
+{
+	cli_cut_warning(r->cut_name, r->cut_bytes, r->cut_files - 1);
+	sps_reader_close(r);
 }
 
 void

@@ -78,6 +78,18 @@ const char *cli_input(int argc, char **argv, const char *usage);
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 
+/* Data cut inside a spectrum (an aborted recording): the whole spectra
+ * were used; say so once on the standard error, -q or not, as
+ * "sps-NAME: FILE: N bytes after the last whole spectrum ignored (a cut
+ * recording?)".  Nothing when bytes is 0; more_files counts other joined
+ * files that were cut too. */
+void cli_cut_warning(const char *name, uint64_t bytes, int more_files);
+
+struct sps_reader;
+/* cli_cut_warning for what r read, then sps_reader_close: where a tool is
+ * done with its input. */
+void cli_reader_close(struct sps_reader *r);
+
 struct sps_writer;
 /* Exit 1 with lib's last message after removing the unfinished output
  * of w (sps_writer_abort). */

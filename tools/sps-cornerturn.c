@@ -169,9 +169,10 @@ static void
 close_source(struct source *src)
 {
 	if (src->use_reader) {
-		sps_reader_close(&src->r);
+		cli_reader_close(&src->r);
 		sps_header_free(&src->value_hdr);
 	} else {
+		cli_cut_warning(src->ci.name, src->ci.cut_bytes, 0);
 		sps_ct_input_close(&src->ci);
 		if (src->file != stdin)
 			fclose(src->file);

@@ -364,7 +364,7 @@ main(int argc, char **argv)
 	    writing, nclipped);
 	sps_dedisp_engine_free(eng);
 	sps_plan_free(&plan);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	free(kill);
 	return 0;
 }

@@ -361,7 +361,7 @@ inject(const struct options *o)
 	if (!o->quiet)
 		sps_fake_data_report(stderr, &d, done, w.nclipped);
 	sps_fake_data_free(&d);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	free(pulses);
 	free(buf);
 	return 0;

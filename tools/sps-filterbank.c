@@ -385,7 +385,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "sps-filterbank: copied as bytes (no value "
 		    "changes)\n");
 	sps_header_free(&out_hdr);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	sps_filterbank_free(&plan);
 	return 0;
 }

@@ -181,6 +181,7 @@ show(struct sps_reader *r, const struct options *opt)
 	if (nspectra == SPS_NSAMPLES_UNKNOWN)
 		cli_check(sps_passthrough(r, NULL, &nspectra), NULL);
 	sps_header_derive(&d, &r->hdr, nspectra);
+	d.cut_bytes = r->cut_bytes;
 	if (opt->json)
 		sps_header_show_json(stdout, &d);
 	else if (opt->nvalues > 0)
@@ -242,7 +243,7 @@ main(int argc, char **argv)
 		edit(&r, &opt);
 	else
 		show(&r, &opt);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(1, "stdout");
 	free(opt.values);

@@ -329,7 +329,7 @@ get_observation(const struct options *o, struct sps_plan_made *m)
 		cli_check(sps_header_copy(&m->obs, &r.hdr), NULL);
 		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
 			m->nsamples = (double)r.nsamples;
-		sps_reader_close(&r);
+		cli_reader_close(&r);
 	} else if (known != SPS_PLAN_OBS_ALL)
 		usage_error("%s", "without a FILE, give all of --nchans, "
 		    "--fch1, --foff and --tsamp");

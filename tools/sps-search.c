@@ -254,7 +254,7 @@ run_fused(const struct options *o)
 		    r.hdr.tsamp);
 	sps_searchrun_free(run);
 	sps_plan_free(&plan);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	return 0;
 }
 

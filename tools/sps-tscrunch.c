@@ -195,6 +195,6 @@ main(int argc, char **argv)
 	report(&opt, &in, &out, plan, &w, nin, nout);
 	sps_tscrunch_free(plan);
 	sps_header_free(&out);
-	sps_reader_close(&r);
+	cli_reader_close(&r);
 	return 0;
 }
