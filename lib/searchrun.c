@@ -20,6 +20,7 @@ struct sps_searchrun {
 	size_t			 ecap;
 	uint64_t		 events;
 	int			 resident;	/* blocks stay on the GPU */
+	void			(*on_block)(const struct sps_reader *r);
 	double			 setup;		/* s, to the first block */
 	char			 note[512];	/* why not on the GPU */
 	int			 stage;	/* 0 blocks, 1 the search ended, 2 the
@@ -123,6 +124,7 @@ sps_searchrun_create(struct sps_searchrun **sp, struct sps_reader *r,
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	s->r = r;
+	s->on_block = o->on_block;
 	sps_header_init(&s->dmt);
 	if ((e = setup(s, plan, o)) != SPS_OK) {
 		sps_searchrun_free(s);
@@ -208,6 +210,8 @@ step(struct sps_searchrun *s)
 	case 0:
 		if ((e = sps_dedisp_engine_next(s->eng, &block, &n)) != SPS_OK)
 			return e;
+		if (n > 0 && s->on_block != NULL)
+			s->on_block(s->r);
 		if (n > 0)
 			e = s->resident ? sps_search_feed_device(s->search,
 			    block, n) : sps_search_feed(s->search, block, n);

@@ -29,6 +29,8 @@
 #include "sift.h"
 
 struct sps_searchrun_opts {
+	/* called after each block, for progress reports (NULL: none) */
+	void				(*on_block)(const struct sps_reader *r);
 	struct sps_dedisp_engine_opts	dedisp;
 	struct sps_search_opts		search;	/* name: set here */
 	struct sps_sift_opts		sift;

@@ -270,7 +270,7 @@ cli_progress(int quiet, double fraction, double data_seconds)
 	static double last;
 	double t, start = progress_start;
 
-	if (quiet)
+	if (quiet || !isatty(STDERR_FILENO))
 		return;
 	t = cli_now();
 	if (last == 0)
@@ -279,8 +279,12 @@ cli_progress(int quiet, double fraction, double data_seconds)
 		return;
 	last = t;
 	progress_shown = 1;
-	fprintf(stderr, "\r%s: %3.0f%% (%.1fx real time)", progname,
+	fprintf(stderr, "\r%s: %3.0f%% (%.1fx real time", progname,
 	    100 * fraction, data_seconds / (t - start));
+	if (fraction > 0.01 && fraction < 1)
+		fprintf(stderr, ", %.0f s left", (t - start) * (1 - fraction) /
+		    fraction);
+	fprintf(stderr, ")   ");
 }
 
 void

@@ -216,9 +216,18 @@ report(const struct sps_searchrun *run, const struct sps_header *h,
 	fprintf(stderr, "\n");
 }
 
+static void
+progress(const struct sps_reader *r)
+{
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && r->nsamples > 0)
+		cli_progress(0, (double)r->position / (double)r->nsamples,
+		    (double)r->position * r->hdr.tsamp);
+}
+
 static int
 run_fused(const struct options *o)
 {
+	struct sps_searchrun_opts ro = o->run;
 	struct sps_searchrun *run;
 	struct sps_candset out;
 	struct sps_reader r;
@@ -238,7 +247,8 @@ run_fused(const struct options *o)
 		cli_check(sps_plan_range(&plan, &r.hdr, o->dm_lo, o->dm_hi,
 		    o->width_us, o->tol, o->scrunch ? SPS_DEDISP_SCRUNCH_MAX :
 		    1), NULL);
-	cli_check(sps_searchrun_create(&run, &r, &plan, &o->run), NULL);
+	ro.on_block = o->quiet ? NULL : progress;
+	cli_check(sps_searchrun_create(&run, &r, &plan, &ro), NULL);
 	cli_check(sps_candset_open(&out, o->outdir, sps_searchrun_tsamp(run)),
 	    NULL);
 	for (;;) {
@@ -248,6 +258,7 @@ run_fused(const struct options *o)
 		cli_check(sps_candset_put(&out, &c), NULL);
 		ncand++;
 	}
+	cli_progress_done(o->quiet);
 	cli_check(sps_candset_close(&out), NULL);
 	if (!o->quiet)
 		report(run, &r.hdr, ncand, cli_now() - start, r.position *
