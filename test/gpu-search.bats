@@ -10,20 +10,12 @@
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load need_gpu.bash
 
 bats_require_minimum_version 1.5.0
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || exit 1
-}
-
-need_gpu() {
-	local why
-
-	why=$(sps-header --devices 2>&1 >/dev/null) && return 0
-	[ "${SPS_REQUIRE_GPU:-0}" = 1 ] &&
-	    fail "SPS_REQUIRE_GPU=1 but ${why#sps-header: }"
-	skip "${why#sps-header: }"
 }
 
 # Pulses of several widths and DMs in 6.3 s of 512 channels at 80 us (the
