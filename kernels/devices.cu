@@ -129,12 +129,15 @@ sps_device_memory(int dev, size_t *free_bytes, size_t *total)
 	return SPS_OK;
 }
 
-extern "C" enum sps_err
-sps_device_host_alloc(void **ptr, size_t bytes, const char *what)
+static size_t
+huge_pages(size_t bytes)
 {
-	size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	cudaError_t code;
+	return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
 
+static enum sps_err
+host_memory(void **ptr, size_t len, const char *what)
+{
 	*ptr = NULL;
 	if (posix_memalign(ptr, HUGE_PAGE, len) != 0) {
 		*ptr = NULL;
@@ -142,14 +145,51 @@ sps_device_host_alloc(void **ptr, size_t bytes, const char *what)
 		    what, len >> 20);
 	}
 	madvise(*ptr, len, MADV_HUGEPAGE);
-	if ((code = cudaHostRegister(*ptr, len, cudaHostRegisterDefault)) !=
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_device_host_register(void *ptr, size_t bytes, const char *what)
+{
+	size_t len = huge_pages(bytes);
+	cudaError_t code;
+
+	if ((code = cudaHostRegister(ptr, len, cudaHostRegisterDefault)) !=
 	    cudaSuccess) {
 		cudaGetLastError();
-		free(*ptr);
-		*ptr = NULL;
 		return sps_fail(SPS_ENOMEM, "cannot page-lock %zu MB for %s: "
 		    "%s", len >> 20, what, cudaGetErrorString(code));
 	}
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_device_host_alloc(void **ptr, size_t bytes, const char *what)
+{
+	enum sps_err e;
+
+	if ((e = host_memory(ptr, huge_pages(bytes), what)) != SPS_OK)
+		return e;
+	if ((e = sps_device_host_register(*ptr, bytes, what)) != SPS_OK) {
+		free(*ptr);
+		*ptr = NULL;
+	}
+	return e;
+}
+
+extern "C" enum sps_err
+sps_device_host_reserve(void **ptr, size_t bytes, const char *what)
+{
+	size_t len = huge_pages(bytes), page;
+	unsigned char *p;
+	enum sps_err e;
+
+	if ((e = host_memory(ptr, len, what)) != SPS_OK)
+		return e;
+	p = (unsigned char *)*ptr;
+#pragma omp parallel for schedule(static)
+	for (page = 0; page < len / HUGE_PAGE; page++)
+		memset(p + page * HUGE_PAGE, 0, HUGE_PAGE);
 	return SPS_OK;
 }
 
@@ -158,7 +198,8 @@ sps_device_host_free(void *ptr)
 {
 	if (ptr == NULL)
 		return;
-	cudaHostUnregister(ptr);
+	if (cudaHostUnregister(ptr) != cudaSuccess)
+		cudaGetLastError();	/* reserved, never registered */
 	free(ptr);
 }
 

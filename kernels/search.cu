@@ -11,6 +11,7 @@
 #include "gpu_search.h"
 #include "gpu_util.h"
 extern "C" {
+#include "clock.h"
 #include "noise.h"
 }
 
@@ -26,7 +27,17 @@ struct dplan {
 	int	nlevels, max_width;
 	int	sep[SPS_BOXCAR_MAXLEVELS], first[SPS_BOXCAR_MAXLEVELS];
 	int	step[SPS_BOXCAR_MAXLEVELS], nwidths[SPS_BOXCAR_MAXLEVELS];
+	int	wbase[SPS_BOXCAR_MAXLEVELS + 1];	/* of level l's scales */
 };
+
+/* Where running sum i lies in shared memory: one double skipped every
+ * 16, 256 and 4096, so that the starts of a level, 2^l apart, fall in
+ * different banks. */
+__host__ __device__ static inline size_t
+pidx(size_t i)
+{
+	return i + (i >> 4) + (i >> 8) + (i >> 12);
+}
 
 struct dtrial {
 	int	f, plan, nlev;
@@ -395,7 +406,7 @@ prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
 	double *carry = sh + nw;
 
 	if (threadIdx.x == 0) {
-		P[0] = 0;
+		P[pidx(0)] = 0;
 		*carry = 0;
 	}
 	for (size_t b = 0; b < len; b += blockDim.x) {
@@ -422,7 +433,7 @@ prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
 		__syncthreads();
 		v += (w > 0 ? sh[w - 1] : 0) + *carry;
 		if (k < len)
-			P[k + 1] = v;
+			P[pidx(k + 1)] = v;
 		__syncthreads();
 		if (threadIdx.x == blockDim.x - 1)
 			*carry = v;
@@ -430,19 +441,25 @@ prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
 	__syncthreads();
 }
 
-/* The scale of noise.c's make_scale, w = 1 .. max_width. */
+/* The scale of noise.c's make_scale for each width of the plan, level
+ * by level (sc[p->wbase[l] + k] for width k of level l). */
 __device__ static void
-scale_table(const struct dstate *d, int maxw, double sigma, const float *r,
-    float *sc)
+scale_table(const struct dstate *d, const struct dplan *p, double sigma,
+    const float *r, float *sc)
 {
 	float s = (float)sigma;
 
-	for (int w = 1 + threadIdx.x; w <= maxw; w += blockDim.x) {
-		int k = d->wk[w];
+	for (int i = threadIdx.x; i < p->wbase[p->nlevels]; i += blockDim.x) {
+		int l = 0, w, k;
+
+		while (i >= p->wbase[l + 1])
+			l++;
+		w = p->first[l] + (i - p->wbase[l]) * p->step[l];
+		k = d->wk[w];
 		float rr = __fadd_rn(r[k], __fmul_rn(__fsub_rn(r[k + 1], r[k]),
 		    d->wfrac[w]));
 
-		sc[w] = __fdiv_rn(1.0f, __fmul_rn(__fmul_rn(s, d->wroot[w]),
+		sc[i] = __fdiv_rn(1.0f, __fmul_rn(__fmul_rn(s, d->wroot[w]),
 		    rr));
 	}
 }
@@ -472,10 +489,9 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	span = nstarts - 1 + (size_t)p->max_width;
 	if (s0 + span > vend)
 		span = (size_t)(vend - s0);
-	sc = (float *)(P + tile + p->max_width + 1);
+	sc = (float *)(P + pidx((size_t)tile + p->max_width) + 1);
 	prefix_sums(&d, t, s0, span, P, sh);
-	scale_table(&d, p->max_width, sigma, d.rpar + (size_t)slot * d.rmax,
-	    sc);
+	scale_table(&d, p, sigma, d.rpar + (size_t)slot * d.rmax, sc);
 	if (threadIdx.x == 0) {
 		cum[0] = 0;
 		for (int l = 0; l < p->nlevels; l++)
@@ -488,19 +504,22 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 		int l = 0, bw = 0;
 		float best = -INFINITY;
 		size_t q;
+		const float *scl;
 		double base;
 
 		while (it >= cum[l + 1])
 			l++;
 		q = (size_t)(it - cum[l]) * p->sep[l];
-		base = P[q];
+		base = P[pidx(q)];
+		scl = sc + p->wbase[l];
 		for (int k = 0; k < p->nwidths[l]; k++) {
 			int w = p->first[l] + k * p->step[l];
 			float v;
 
 			if (s0 + q + w > vend)
 				break;
-			v = (float)__dmul_rn(P[q + w] - base, (double)sc[w]);
+			v = (float)__dmul_rn(P[pidx(q + w)] - base,
+			    (double)scl[k]);
 			if (v > best) {
 				best = v;
 				bw = w;
@@ -572,6 +591,7 @@ plan_index(struct sps_gpu_search *g, const struct sps_boxcar_plan *p)
 		dp.first[i] = p->level[i].first;
 		dp.step[i] = p->level[i].step;
 		dp.nwidths[i] = p->level[i].nwidths;
+		dp.wbase[i + 1] = dp.wbase[i] + p->level[i].nwidths;
 	}
 	for (i = 0; i < g->nplans; i++)
 		if (memcmp(&g->plan[i], &dp, sizeof(dp)) == 0)
@@ -628,7 +648,7 @@ static enum sps_err
 choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
     *plans)
 {
-	int limit = 0, period = 1, i;
+	int limit = 0, period = 1, nw = 0, i;
 
 	CHECK(cudaDeviceGetAttribute(&limit,
 	    cudaDevAttrMaxSharedMemoryPerBlockOptin, g->dev));
@@ -636,10 +656,13 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 	for (i = 0; i < g->ntrials; i++)
 		if (plans[i]->period > period)
 			period = plans[i]->period;
+	for (i = 0; i < g->nplans; i++)
+		if (g->plan[i].wbase[g->plan[i].nlevels] > nw)
+			nw = g->plan[i].wbase[g->plan[i].nlevels];
 	for (g->tile = TILE_MAX; g->tile >= period && g->tile >= 32;
 	    g->tile /= 2) {
-		g->smem = ((size_t)g->tile + (size_t)g->maxw + 2) *
-		    sizeof(double) + ((size_t)g->maxw + 1) * sizeof(float);
+		g->smem = (pidx((size_t)g->tile + (size_t)g->maxw) + 2) *
+		    sizeof(double) + (size_t)nw * sizeof(float);
 		if (g->smem <= (size_t)limit)
 			break;
 	}
@@ -764,8 +787,11 @@ make(struct sps_gpu_search *g, const int *f,
 		return e;
 	CHECK(cudaEventCreate(&g->k0));
 	CHECK(cudaEventCreate(&g->k1));
-	if ((e = alloc_state(g, nbuf, ndec)) != SPS_OK ||
-	    (e = width_tables(g)) != SPS_OK ||
+	sps_trace("GPU search: laid out, %zu + %zu floats", nbuf, ndec);
+	if ((e = alloc_state(g, nbuf, ndec)) != SPS_OK)
+		return e;
+	sps_trace("GPU search: state allocated");
+	if ((e = width_tables(g)) != SPS_OK ||
 	    (e = dev_alloc(g, (void **)&g->d_inoff, (size_t)g->ntrials *
 	    sizeof(size_t), "block offsets")) != SPS_OK ||
 	    (e = dev_alloc(g, (void **)&g->d_nfound, sizeof(unsigned),
@@ -940,6 +966,8 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 		    SPS_OK)
 			return SPS_EIO;
 	}
+	sps_trace("GPU search: window %llu searched, %u found",
+	    (unsigned long long)j, n);
 	return take_found(g, j, n);
 }
 

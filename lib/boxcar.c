@@ -169,9 +169,13 @@ parse_name(struct sps_boxcar_plan *p, const char *name)
 	return SPS_OK;
 }
 
+static size_t tail_of(const struct sps_boxcar_plan *p);
+
 static enum sps_err
 plan_levels(struct sps_boxcar_plan *p, int max)
 {
+	enum sps_err e = SPS_OK;
+
 	p->nlevels = 0;
 	p->period = 1;
 	switch (p->algo) {
@@ -179,7 +183,8 @@ plan_levels(struct sps_boxcar_plan *p, int max)
 		add_level(p, 1, 1, 1, max);
 		break;
 	case SPS_BOXCAR_BOXDIT:
-		return plan_boxdit(p, max);
+		e = plan_boxdit(p, max);
+		break;
 	case SPS_BOXCAR_IGRID:
 		plan_igrid(p, max);
 		break;
@@ -187,7 +192,8 @@ plan_levels(struct sps_boxcar_plan *p, int max)
 		plan_dit(p, max);
 		break;
 	}
-	return SPS_OK;
+	p->tail = e == SPS_OK ? tail_of(p) : 0;
+	return e;
 }
 
 enum sps_err
@@ -863,6 +869,13 @@ reads(const struct sps_boxcar_plan *p, size_t n)
 
 size_t
 sps_boxcar_tail(const struct sps_boxcar_plan *p)
+{
+	return p->tail;
+}
+
+/* Thousands of trials ask for it: it is worked out once, with the plan. */
+static size_t
+tail_of(const struct sps_boxcar_plan *p)
 {
 	size_t n0 = 8 * (size_t)p->period, n, t = 0;
 

@@ -57,6 +57,7 @@ struct sps_boxcar_plan {
 	int	 period;		/* largest separation */
 	int	 nlevels;
 	struct sps_boxcar_level level[SPS_BOXCAR_MAXLEVELS];
+	size_t	 tail;			/* sps_boxcar_tail() */
 	char	 name[64];		/* canonical name, e.g. "BD-16", "IG(1)" */
 };
 

@@ -235,3 +235,45 @@ sps_boxcar_bench_run(const struct sps_boxcar_plan *p, double outlier,
 	free(x);
 	return e;
 }
+
+static void
+print_rate(FILE *f, const char *what, double rate, int nthreads)
+{
+	fprintf(f, "  %-18s %7.3f G samples/s, %6.3f per thread, %8.0f trials "
+	    "of 64 us in real time\n", what, rate / 1e9, rate / 1e9 / nthreads,
+	    rate * 64e-6);
+}
+
+/* The first start at which the search disagreed with the reference. */
+static void
+print_mismatch(FILE *f, const struct sps_boxcar_mismatch *m)
+{
+	if (m->width == 0)
+		fprintf(f, "  FAILED: start %zu: S/N %.6g (searched without "
+		    "widths), reference %.6g; not timed\n", m->start, m->snr,
+		    m->ref_snr);
+	else
+		fprintf(f, "  FAILED: start %zu: S/N %.6g width %d, reference "
+		    "S/N %.6g width %d; not timed\n", m->start, m->snr,
+		    m->width, m->ref_snr, m->ref_width);
+}
+
+int
+sps_boxcar_bench_print(FILE *f, const struct sps_boxcar_plan *p,
+    const struct sps_boxcar_bench *b)
+{
+	fprintf(f, "%s, widths 1..%d (%.1f boxcars per sample), %d trials of "
+	    "%zu samples, %d threads:\n", p->name, p->max_width,
+	    sps_boxcar_evals_per_sample(p), b->ntrials, b->samples,
+	    b->nthreads);
+	if (!b->agrees) {
+		print_mismatch(f, &b->mismatch);
+		return 0;
+	}
+	fprintf(f, "  %-18s %zu starts (the first and last windows of %d) "
+	    "agree with the reference\n", "checked:", b->checked,
+	    SPS_BENCH_WINDOW);
+	print_rate(f, "search:", b->search_rate, b->nthreads);
+	print_rate(f, "noise and search:", b->total_rate, b->nthreads);
+	return 1;
+}

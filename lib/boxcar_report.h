@@ -39,4 +39,9 @@ struct sps_boxcar_bench {
 enum sps_err sps_boxcar_bench_run(const struct sps_boxcar_plan *p,
     double outlier, int nthreads, struct sps_boxcar_bench *b);
 
+/* The bench's figures on f; 0, and the first disagreement instead of
+ * the rates, if the search did not agree with its reference. */
+int sps_boxcar_bench_print(FILE *f, const struct sps_boxcar_plan *p,
+    const struct sps_boxcar_bench *b);
+
 #endif

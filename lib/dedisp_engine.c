@@ -26,6 +26,9 @@ struct sps_dedisp_engine {
 	struct sps_gpu_dedisp	*gpu;	/* NULL: the CPU engine */
 	int			 ntrials;
 	unsigned char		*in[2];	/* gulp + max_delay spectra each */
+	unsigned char		*pre[2];	/* in[] for the GPU, reserved
+						 * while the device starts */
+	size_t			 pre_bytes;
 	float			*out[2];
 	size_t			 unit;	/* bytes of one spectrum in `in` */
 	size_t			 block;
@@ -85,9 +88,13 @@ struct plan_job {
 	int				 ntrials;
 	const unsigned char		*kill;
 	const struct sps_dedisp_opts	*opts;
+	struct sps_dedisp_engine	*engine;	/* to reserve for */
 	enum sps_err			 e;
 	char				 msg[512];
 };
+
+static void reserve_inputs(struct sps_dedisp_engine *e,
+    const struct sps_dedisp_plan *cpu);
 
 static void *
 run_plan_job(void *arg)
@@ -98,6 +105,8 @@ run_plan_job(void *arg)
 	    j->ntrials, j->kill, j->opts);
 	if (j->e != SPS_OK)
 		snprintf(j->msg, sizeof(j->msg), "%s", sps_errmsg());
+	else if (j->engine != NULL)
+		reserve_inputs(j->engine, j->cpu);
 	return NULL;
 }
 
@@ -106,7 +115,8 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
     const int *scrunch, const unsigned char *kill)
 {
 	struct plan_job job = { NULL, &e->r->hdr, dms, scrunch, e->ntrials,
-	    kill, &e->o.plan, SPS_OK, "" };
+	    kill, &e->o.plan, e->o.engine == SPS_ENGINE_CPU ? NULL : e,
+	    SPS_OK, "" };
 	size_t free_dev, total;
 	pthread_t tid;
 
@@ -191,6 +201,44 @@ gulp_target(const struct sps_dedisp_engine *e)
 	    sps_gpu_dedisp_packed_limit(&r->hdr, e->o.plan.algo))
 		want /= 2;
 	return want;
+}
+
+/* The GPU's input gulps, as long as they can be: their pages are had
+ * beside the device's start (the thread of make_cpu_plan), and only
+ * page-locked after it.  Nothing is reserved if it fails: alloc_buffers
+ * then allocates. */
+static void
+reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
+{
+	size_t f = (size_t)sps_dedisp_max_scrunch(cpu), gulp;
+	int i;
+
+	if (!sps_reader_raw_exact(e->r))
+		return;
+	e->max_delay = sps_dedisp_max_delay(cpu);
+	e->block = (e->o.block + f - 1) / f * f;
+	gulp = e->block;
+	while (!e->o.fixed_gulp && gulp * 2 <= gulp_target(e))
+		gulp *= 2;
+	e->pre_bytes = (gulp + e->max_delay) * sps_spectrum_bytes(&e->r->hdr);
+	for (i = 0; i < 2; i++)
+		if (sps_device_host_reserve((void **)&e->pre[i], e->pre_bytes,
+		    "input gulps") != SPS_OK)
+			e->pre[i] = NULL;
+}
+
+/* An input gulp of bytes: a reserved one, page-locked now, or a new one. */
+static enum sps_err
+gpu_input(struct sps_dedisp_engine *e, int i, size_t bytes)
+{
+	if (e->pre[i] != NULL && bytes <= e->pre_bytes &&
+	    sps_device_host_register(e->pre[i], e->pre_bytes, "input gulps")
+	    == SPS_OK) {
+		e->in[i] = e->pre[i];
+		e->pre[i] = NULL;
+		return SPS_OK;
+	}
+	return sps_device_host_alloc((void **)&e->in[i], bytes, "input gulps");
 }
 
 /* The CPU plan's tables for the GPU's sub-band and tree algorithms. */
@@ -289,6 +337,16 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 	return SPS_OK;
 }
 
+/* Reserved inputs the engine did not take (the CPU's, or a smaller
+ * gulp's). */
+static void
+drop_reserved(struct sps_dedisp_engine *e)
+{
+	free(e->pre[0]);
+	free(e->pre[1]);
+	e->pre[0] = e->pre[1] = NULL;
+}
+
 static enum sps_err
 alloc_buffers(struct sps_dedisp_engine *e)
 {
@@ -303,8 +361,7 @@ alloc_buffers(struct sps_dedisp_engine *e)
 		if (e->gpu == NULL) {
 			e->in[i] = malloc(nin * e->unit);
 			e->out[i] = malloc(out_bytes);
-		} else if (sps_device_host_alloc((void **)&e->in[i],
-		    nin * e->unit, "input gulps") != SPS_OK ||
+		} else if (gpu_input(e, i, nin * e->unit) != SPS_OK ||
 		    (!e->o.on_device && sps_device_host_alloc((void **)
 		    &e->out[i], out_bytes, "output gulps") != SPS_OK))
 			return sps_fail(SPS_ENOMEM, "GPU %d: %s", e->o.device,
@@ -314,6 +371,7 @@ alloc_buffers(struct sps_dedisp_engine *e)
 			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
 			    "of %zu samples", nin);
 	}
+	drop_reserved(e);
 	return SPS_OK;
 }
 
@@ -352,6 +410,7 @@ setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
 
 	if ((err = make_cpu_plan(e, dms, scrunch, kill)) != SPS_OK)
 		return err;
+	sps_trace("dedispersion: CPU plan made, device started");
 	e->max_delay = sps_dedisp_max_delay(e->cpu);
 	f = (size_t)sps_dedisp_max_scrunch(e->cpu);
 	e->block = (e->o.block + f - 1) / f * f;
@@ -363,9 +422,13 @@ setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
 		    "engine");
 	if ((err = choose_engine(e, dms, scrunch, kill)) != SPS_OK)
 		return err;
+	sps_trace("dedispersion: %s engine, gulps of %zu", e->gpu != NULL ?
+	    "GPU" : "CPU", e->gulp);
 	if (e->gpu == NULL && (err = reserve_cpu(e)) != SPS_OK)
 		return err;
-	return alloc_buffers(e);
+	err = alloc_buffers(e);
+	sps_trace("dedispersion: buffers allocated");
+	return err;
 }
 
 enum sps_err
@@ -395,6 +458,7 @@ sps_dedisp_engine_free(struct sps_dedisp_engine *e)
 {
 	if (e == NULL)
 		return;
+	drop_reserved(e);
 	free_buffers(e);
 	free(e->pad);
 	free(e->recent);
@@ -489,6 +553,7 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 			break;
 	}
 	e->times.reading += sps_clock() - t0;
+	sps_trace("dedispersion: read to %zu of %zu spectra", e->have, nin);
 	return err;
 }
 
@@ -667,6 +732,7 @@ wait_gpu(struct sps_dedisp_engine *e)
 		return err;
 	e->times.waiting += sps_clock() - t0;
 	e->times.kernels += ms / 1e3;
+	sps_trace("dedispersion: gulp of %zu done", e->pending);
 	e->ready = e->o.on_device ? sps_gpu_dedisp_device_out(e->gpu) :
 	    e->out[!e->cur];
 	e->ready_left = e->pending;

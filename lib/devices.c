@@ -52,6 +52,21 @@ sps_device_host_free(void *ptr)
 }
 
 enum sps_err
+sps_device_host_reserve(void **ptr, size_t bytes, const char *what)
+{
+	return sps_device_host_alloc(ptr, bytes, what);
+}
+
+enum sps_err
+sps_device_host_register(void *ptr, size_t bytes, const char *what)
+{
+	(void)ptr;
+	(void)bytes;
+	(void)what;
+	return SPS_OK;
+}
+
+enum sps_err
 sps_device_copy_to_host(void *dst, const void *src, size_t bytes)
 {
 	(void)dst;

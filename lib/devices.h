@@ -51,6 +51,16 @@ enum sps_err sps_device_host_alloc(void **ptr, size_t bytes,
     const char *what);
 void sps_device_host_free(void *ptr);
 
+/* The same in two steps: memory whose pages are had (touched by several
+ * threads), with no CUDA call, so that it can be made while a device
+ * starts; then, that memory page-locked, which takes a few milliseconds
+ * where sps_device_host_alloc's pages would take tens.  Reserved memory
+ * is freed by sps_device_host_free, registered or not. */
+enum sps_err sps_device_host_reserve(void **ptr, size_t bytes,
+    const char *what);
+enum sps_err sps_device_host_register(void *ptr, size_t bytes,
+    const char *what);
+
 /* Copy bytes from device memory to the host, waiting for it. */
 enum sps_err sps_device_copy_to_host(void *dst, const void *src,
     size_t bytes);

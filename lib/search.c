@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "gpu_search.h"
@@ -283,6 +284,8 @@ setup(struct sps_search *s, const struct sps_header *h)
 	if ((e = make_trials(s, h)) != SPS_OK ||
 	    (e = start_trials(s)) != SPS_OK)
 		return e;
+	sps_trace("search: %d trials planned, windows of %zu", s->ntrials,
+	    s->window);
 	if ((e = choose_engine(s)) != SPS_OK)
 		return e;
 	return s->gpu != NULL ? SPS_OK : make_noise(s);

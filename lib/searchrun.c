@@ -53,6 +53,7 @@ engines(struct sps_searchrun *s, const struct sps_plan *plan,
 		return e;
 	if ((e = sps_search_create(&s->search, &s->dmt, &so)) != SPS_OK)
 		return e;
+	sps_trace("search: engine made");
 	s->resident = eo.on_device;
 	return SPS_OK;
 }
@@ -217,6 +218,7 @@ step(struct sps_searchrun *s)
 			    block, n) : sps_search_feed(s->search, block, n);
 		else if ((e = sps_search_finish(s->search)) == SPS_OK)
 			s->stage = 1;
+		sps_trace("search: %s %zu", n > 0 ? "fed" : "finished", n);
 		return e == SPS_OK ? sift_events(s) : e;
 	case 1:
 		s->stage = 2;

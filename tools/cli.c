@@ -73,13 +73,22 @@ watch_stop_signals(void)
 	pthread_detach(tid);
 }
 
+/* After the CUDA runtime's own exit handlers, registered later. */
+static void
+trace_exit(void)
+{
+	sps_trace("exit");
+}
+
 void
 cli_init(const char *name, char **argv)
 {
+	sps_trace("start");
 	progname = name;
 	argv[0] = (char *)name;	/* getopt names the program after it */
 	signal(SIGPIPE, SIG_IGN);
 	atexit(remove_unfinished);
+	atexit(trace_exit);
 	watch_stop_signals();
 	cli_progress_start();
 }

@@ -171,45 +171,14 @@ parse_options(struct options *o, int argc, char **argv)
 /* ---- --bench ---- */
 
 static void
-print_rate(const char *what, double rate, int nthreads)
-{
-	printf("  %-18s %7.3f G samples/s, %6.3f per thread, %8.0f trials of "
-	    "64 us in real time\n", what, rate / 1e9, rate / 1e9 / nthreads,
-	    rate * 64e-6);
-}
-
-/* The first start at which the search disagreed with the reference. */
-static void
-print_mismatch(const struct sps_boxcar_mismatch *m)
-{
-	if (m->width == 0)
-		printf("  FAILED: start %zu: S/N %.6g (searched without "
-		    "widths), reference %.6g; not timed\n", m->start, m->snr,
-		    m->ref_snr);
-	else
-		printf("  FAILED: start %zu: S/N %.6g width %d, reference S/N "
-		    "%.6g width %d; not timed\n", m->start, m->snr, m->width,
-		    m->ref_snr, m->ref_width);
-}
-
-static void
 bench(const struct options *o, const struct sps_boxcar_plan *p)
 {
 	struct sps_boxcar_bench b;
 
 	cli_check(sps_boxcar_bench_run(p, o->search.outlier,
 	    o->search.nthreads, &b), NULL);
-	printf("%s, widths 1..%d (%.1f boxcars per sample), %d trials of %zu "
-	    "samples, %d threads:\n", p->name, p->max_width,
-	    sps_boxcar_evals_per_sample(p), b.ntrials, b.samples, b.nthreads);
-	if (!b.agrees) {
-		print_mismatch(&b.mismatch);
+	if (!sps_boxcar_bench_print(stdout, p, &b))
 		exit(1);
-	}
-	printf("  %-18s %zu starts (the first and last windows of %d) agree "
-	    "with the reference\n", "checked:", b.checked, SPS_BENCH_WINDOW);
-	print_rate("search:", b.search_rate, b.nthreads);
-	print_rate("noise and search:", b.total_rate, b.nthreads);
 }
 
 /* ---- the search ---- */
@@ -310,6 +279,8 @@ report(struct run *r, double seconds)
 {
 	const struct sps_boxcar_plan *p = sps_search_plan(r->search);
 	struct sps_search_stats st;
+	double kernels;
+	size_t memory;
 
 	sps_search_stats(r->search, &st);
 	if (st.windows == 0)
@@ -331,9 +302,14 @@ report(struct run *r, double seconds)
 	if (!r->o.search.want_plane)
 		fprintf(stderr, "%llu events >= %g, ", st.nevents,
 		    r->o.search.threshold);
-	fprintf(stderr, "%.2f s (%.1fx real time) on the %s\n", seconds,
+	fprintf(stderr, "%.2f s (%.1fx real time) on the %s", seconds,
 	    st.nbase * r->in.hdr.tsamp / seconds, sps_search_on_gpu(r->search)
 	    ? "GPU" : "CPU");
+	sps_search_gpu_info(r->search, &kernels, &memory);
+	if (kernels > 0)	/* one line, so --bench's parsers see it */
+		fprintf(stderr, ", kernels %.3f s (%.1f G samples/s)", kernels,
+		    (double)st.samples / kernels / 1e9);
+	fputc('\n', stderr);
 	if (sps_search_gpu_note(r->search) != NULL)
 		fprintf(stderr, "sps-boxcar: not on the GPU: %s\n",
 		    sps_search_gpu_note(r->search));

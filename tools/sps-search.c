@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "candset.h"
+#include "clock.h"
 #include "cli.h"
 #include "help.h"
 #include "pipeline.h"
@@ -238,6 +239,7 @@ run_fused(const struct options *o)
 	int got;
 
 	cli_check(sps_reader_open(&r, o->input), NULL);
+	sps_trace("input opened");
 	if (r.hdr.sps_dmtime || r.hdr.sps_order != 0)
 		errx(1, "%s: not time-major filterbank data", r.name);
 	if (o->plan_file != NULL)
@@ -248,6 +250,7 @@ run_fused(const struct options *o)
 		    o->width_us, o->tol, o->scrunch ? SPS_DEDISP_SCRUNCH_MAX :
 		    1), NULL);
 	ro.on_block = o->quiet ? NULL : progress;
+	sps_trace("plan made");
 	cli_check(sps_searchrun_create(&run, &r, &plan, &ro), NULL);
 	cli_check(sps_candset_open(&out, o->outdir, sps_searchrun_tsamp(run)),
 	    NULL);
@@ -260,6 +263,7 @@ run_fused(const struct options *o)
 	}
 	cli_progress_done(o->quiet);
 	cli_check(sps_candset_close(&out), NULL);
+	sps_trace("candidates written");
 	if (!o->quiet)
 		report(run, &r.hdr, ncand, cli_now() - start, r.position *
 		    r.hdr.tsamp);
