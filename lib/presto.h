@@ -1,4 +1,7 @@
-/* presto.h: PRESTO's .inf description of a .dat time series. */
+/* presto.h: PRESTO time series: a .dat of native float32 samples with
+ * no header, described by the text .inf beside it (sps-formats(5),
+ * PRESTO TIME SERIES).  presto.c writes .inf files, presto_read.c reads
+ * them and opens .dat files. */
 #ifndef SPS_PRESTO_H
 #define SPS_PRESTO_H
 
@@ -8,12 +11,52 @@
 #include "error.h"
 #include "header.h"
 
-/* Write the .inf for root.dat: n samples of the time series h describes
- * (tsamp, tstart, refdm, source and telescope), made from nchans input
- * channels of width foff (MHz) whose lowest centre is flow (MHz).  The
- * epoch is the start of the first sample at the top of the band. */
+/* The channels a series was summed from, as the .inf gives them. */
+struct sps_presto_band {
+	int	nchans;		/* 0: not known (no radio lines) */
+	double	width;		/* MHz, of one channel, >= 0 */
+	double	low;		/* MHz, centre of the lowest channel */
+};
+
+/* The centre of the top channel (MHz): the frequency an sps series refers
+ * to, its header's fch1. */
+double sps_presto_band_top(const struct sps_presto_band *b);
+
+/* Write the .inf of root.dat: n samples of the series h describes
+ * (tsamp, tstart, refdm, source, position, telescope and machine), made
+ * from the channels of band; "Data analyzed by" names analyzer.  The
+ * epoch is tstart, the start of the first sample at the top of the band.
+ * SPS_EIO when writing fails. */
 enum sps_err sps_presto_write_inf(FILE *f, const char *root,
-    const struct sps_header *h, uint64_t n, int nchans, double foff,
-    double flow);
+    const struct sps_header *h, uint64_t n,
+    const struct sps_presto_band *band, const char *analyzer);
+
+/* The same into root.inf, under a temporary name until complete
+ * (writer.h). */
+enum sps_err sps_presto_save_inf(const char *root,
+    const struct sps_header *h, uint64_t n,
+    const struct sps_presto_band *band, const char *analyzer);
+
+/* Read an .inf (name: its path, for messages) into h, the header of a
+ * one-channel float32 time series, with *n its samples and *band its
+ * channels; h's fch1 is sps_presto_band_top(band), so that a header
+ * written and read back is the same.  The lines are matched by label
+ * and PRESTO's two spellings are accepted.  Needed: the telescope, the
+ * number of bins and their width; for a real telescope (not "None
+ * (Artificial Data Set)") the epoch, "Barycentered?" and the band; for a
+ * radio band the DM and the channels.  SPS_EFORMAT, naming the file and
+ * the line, for a missing or unreadable value; SPS_EIO. */
+enum sps_err sps_presto_read_inf(FILE *f, const char *name,
+    struct sps_header *h, uint64_t *n, struct sps_presto_band *band);
+
+/* The .inf beside path: path less its suffix (after the last '.' of the
+ * file name), plus ".inf".  Allocated; NULL without memory. */
+char *sps_presto_inf_path(const char *path);
+
+/* Open the .dat at path: its .inf read into h and *n, *f the .dat at its
+ * first sample.  SPS_EFORMAT when the .inf is missing or unreadable, or
+ * the .dat (a regular file) does not hold n samples; SPS_EIO. */
+enum sps_err sps_presto_open_dat(const char *path, FILE **f,
+    struct sps_header *h, uint64_t *n);
 
 #endif
