@@ -1,7 +1,7 @@
 /* presto.h: PRESTO time series: a .dat of native float32 samples with
  * no header, described by the text .inf beside it (sps-formats(5),
  * PRESTO TIME SERIES).  presto.c writes .inf files, presto_read.c reads
- * them and opens .dat files. */
+ * them, presto_dat.c opens .dat files. */
 #ifndef SPS_PRESTO_H
 #define SPS_PRESTO_H
 
