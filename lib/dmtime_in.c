@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "dmtime.h"
 #include "dmtime_in.h"
+#include "presto.h"
 
 static enum sps_err
 check_stream(struct sps_dmtime_in *in)
@@ -41,8 +43,8 @@ check_series(struct sps_dmtime_in *in)
 		return sps_fail(SPS_EFORMAT, "%s: time series of %d IFs",
 		    in->name, h->nifs);
 	in->is_series = 1;
-	if (fstat(fileno(in->f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > h->length)
+	if (!in->is_dat && fstat(fileno(in->f), &st) == 0 &&
+	    S_ISREG(st.st_mode) && (uint64_t)st.st_size > h->length)
 		in->nsamples = ((uint64_t)st.st_size - h->length) * 8 /
 		    (uint64_t)h->nbits;
 	in->max_block = SPS_SERIES_BLOCK;
@@ -50,6 +52,81 @@ check_series(struct sps_dmtime_in *in)
 	if ((in->raw = malloc(sps_packed_bytes(SPS_SERIES_BLOCK,
 	    h->nbits))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
+	return SPS_OK;
+}
+
+static int
+has_suffix(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), m = strlen(suffix);
+
+	return n > m && strcmp(path + n - m, suffix) == 0;
+}
+
+/* A PRESTO .dat: named so, or with an .inf beside it (the caller has seen
+ * that it does not start as a SIGPROC file does). */
+static int
+is_presto(const char *path)
+{
+	char *inf;
+	int found;
+
+	if (has_suffix(path, ".dat"))
+		return 1;
+	if ((inf = sps_presto_inf_path(path)) == NULL)
+		return 0;
+	found = access(inf, F_OK) == 0;
+	free(inf);
+	return found;
+}
+
+static enum sps_err
+open_presto(struct sps_dmtime_in *in, const char *path)
+{
+	enum sps_err e;
+
+	fclose(in->f);
+	if ((e = sps_presto_open_dat(path, &in->f, &in->hdr, &in->nsamples)) !=
+	    SPS_OK)
+		return e;
+	in->is_dat = 1;
+	in->left = in->nsamples;
+	return SPS_OK;
+}
+
+/* Whether the n bytes read are how a SIGPROC header begins (all of
+ * them: a stream too short to tell is left to the header's reader). */
+static int
+starts_sigproc(const unsigned char *head, size_t n)
+{
+	unsigned char want[16];
+	int32_t len = 12;
+
+	memcpy(want, &len, sizeof(len));
+	memcpy(want + 4, "HEADER_START", 12);
+	return memcmp(head, want, n) == 0;
+}
+
+/* The header: SIGPROC's, or a PRESTO .dat's from its .inf. */
+static enum sps_err
+read_header(struct sps_dmtime_in *in, const char *path)
+{
+	unsigned char head[16];
+	enum sps_err e;
+	size_t n;
+
+	n = fread(head, 1, sizeof(head), in->f);
+	if (n < sizeof(head) && ferror(in->f))
+		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
+	if (!starts_sigproc(head, n) && in->f == stdin)
+		return sps_fail(SPS_EFORMAT, "stdin: not a SIGPROC file (no "
+		    "HEADER_START at byte 0); a PRESTO .dat cannot be read "
+		    "from standard input: name the file, its .inf beside it");
+	if (!starts_sigproc(head, n) && in->f != stdin && is_presto(path))
+		return open_presto(in, path);
+	if ((e = sps_header_read(in->f, n > 0 ? head : NULL, n, &in->hdr)) !=
+	    SPS_OK)
+		return sps_fail(e, "%s: %s", in->name, sps_errmsg());
 	return SPS_OK;
 }
 
@@ -69,8 +146,8 @@ sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path)
 			return sps_fail(SPS_EIO, "%s: %s", path,
 			    strerror(errno));
 	}
-	if ((e = sps_header_read(in->f, NULL, 0, h)) != SPS_OK)
-		return sps_fail(e, "%s: %s", in->name, sps_errmsg());
+	if ((e = read_header(in, path)) != SPS_OK)
+		return e;
 	if (h->sps_dmtime == 2)
 		return sps_fail(SPS_EFORMAT, "%s: an S/N plane (sps-boxcar "
 		    "--plane), not DM-time data", in->name);
@@ -82,13 +159,16 @@ sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path)
 	return check_series(in);
 }
 
-/* A series: whole bytes of samples. */
+/* A series: whole bytes of samples (of a .dat, the samples its .inf
+ * gives). */
 static enum sps_err
 read_series(struct sps_dmtime_in *in, float *values, size_t *n)
 {
 	int nbits = in->hdr.nbits;
 	size_t bytes = sps_packed_bytes(SPS_SERIES_BLOCK, nbits), got;
 
+	if (in->is_dat && in->left < SPS_SERIES_BLOCK)
+		bytes = (size_t)in->left * sizeof(float);
 	got = fread(in->raw, 1, bytes, in->f);
 	if (ferror(in->f))
 		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
@@ -97,6 +177,13 @@ read_series(struct sps_dmtime_in *in, float *values, size_t *n)
 		return sps_fail(SPS_ETRUNC, "%s: truncated data: %zu bytes "
 		    "after the last whole sample", in->name, got - *n *
 		    (size_t)nbits / 8);
+	if (in->is_dat && got < bytes)
+		return sps_fail(SPS_ETRUNC, "%s: ends after %llu of the %llu "
+		    "samples its .inf gives", in->name, (unsigned long long)
+		    (in->nsamples - in->left + *n),
+		    (unsigned long long)in->nsamples);
+	if (in->is_dat)
+		in->left -= *n;
 	sps_unpack(in->raw, values, *n, nbits, nbits == 8 &&
 	    in->hdr.sign < 0);
 	return SPS_OK;
