@@ -40,7 +40,9 @@ enum sps_err sps_presto_save_inf(const char *root,
 /* Read an .inf (name: its path, for messages) into h, the header of a
  * one-channel float32 time series, with *n its samples and *band its
  * channels; h's fch1 is sps_presto_band_top(band), so that a header
- * written and read back is the same.  The lines are matched by label
+ * written and read back is the same, and its foff (-width) and
+ * sps_nchans_in give the band without being marked present (a SIGPROC
+ * series has neither).  The lines are matched by label
  * and PRESTO's two spellings are accepted.  Needed: the telescope, the
  * number of bins and their width; for a real telescope (not "None
  * (Artificial Data Set)") the epoch, "Barycentered?" and the band; for a

@@ -298,6 +298,9 @@ set_band(const struct inf_text *t, struct sps_header *h,
 	b->width = fabs(b->width);
 	h->fch1 = sps_presto_band_top(b);
 	sps_header_mark(h, "fch1");
+	/* for the event stream, not the header a series writes */
+	h->foff = -b->width;
+	h->sps_nchans_in = b->nchans;
 	return SPS_OK;
 }
 

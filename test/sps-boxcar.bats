@@ -325,17 +325,22 @@ presto_series() {
 
 @test "sps-boxcar: a PRESTO .dat with its .inf is searched as the .tim is" {
 	presto_series "$T/s"
-	sps-boxcar -q "$T/s_DM12.50.tim" | grep -v '^# input' >"$T/tim.ev"
+	sps-boxcar -q "$T/s_DM12.50.tim" |
+	    grep -Ev '^# (input|foff|nchans) ' >"$T/tim.ev"
 	run -0 sps-boxcar -q "$T/s_DM12.50.dat"
 	assert_line --index 1 "# input $T/s_DM12.50.dat"
-	grep -v '^# input' <<<"$output" >"$T/dat.ev"
+	# the channels summed, which the .inf gives and the .tim does not
+	assert_line "# foff -4"
+	assert_line "# nchans 16"
+	grep -Ev '^# (input|foff|nchans) ' <<<"$output" >"$T/dat.ev"
 	cmp "$T/tim.ev" "$T/dat.ev"
 	run -0 events "$T/dat.ev"
 	assert_output --regexp '^0 12.500000 93[0-9]{2} 0.59'
 	# another name, found by the .inf beside it
 	cp "$T/s_DM12.50.dat" "$T/series.f32"
 	cp "$T/s_DM12.50.inf" "$T/series.inf"
-	sps-boxcar -q "$T/series.f32" | grep -v '^# input' >"$T/f32.ev"
+	sps-boxcar -q "$T/series.f32" |
+	    grep -Ev '^# (input|foff|nchans) ' >"$T/f32.ev"
 	cmp "$T/tim.ev" "$T/f32.ev"
 }
 
@@ -375,6 +380,8 @@ presto_series() {
 	assert_line "# tstart 55267.43625"
 	assert_line "# tsamp 0.000128"
 	assert_line "# fch1 919.21875"
+	assert_line "# foff -1.5625"
+	assert_line "# nchans 128"
 	assert_line "# dm_lo 71.02"
 	assert_line "# nsamples 20000"
 	assert_line --regexp '^0 71.020000 93[0-9]{2} 1.19'
