@@ -1,6 +1,7 @@
 /* unit-presto: PRESTO .inf files written and read back (lib/presto.c,
- * lib/presto_read.c) and .dat files opened; malformed .inf files fail
- * with one message, and mutated ones never crash. */
+ * lib/presto_read.c), .dat files opened, the .inf beside --per-dm
+ * .singlepulse files (lib/candfile.c); malformed .inf files fail with
+ * one message, and mutated ones never crash. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "candfile.h"
 #include "presto.h"
 
 /* An .inf as PRESTO's prepsubband writes one (a made-up GBT series). */
@@ -117,6 +119,10 @@ test_roundtrip(void **state)
 	assert_near(back_b.low, 1182, 0);
 	/* the top channel: what sps-dedisperse's series refer to */
 	assert_near(back.fch1, 1182 + 95 * 4, 0);
+	assert_near(back.foff, -4, 0);
+	assert_int_equal(back.sps_nchans_in, 96);
+	assert_false(sps_header_has(&back, "foff"));
+	assert_false(sps_header_has(&back, "sps_nchans_in"));
 	assert_near(sps_presto_band_top(&b), 1562, 0);
 	assert_int_equal(back.nchans, 1);
 	assert_int_equal(back.nbits, 32);
@@ -443,6 +449,65 @@ test_open_dat(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* --per-dm: an .inf beside each .singlepulse that reads back with the
+ * DM, the samples and their width; none without the stream's header. */
+static void
+test_per_dm_inf(void **state)
+{
+	char dir[] = "/tmp/unit-presto.XXXXXX", root[64], path[96];
+	struct sps_events_meta m;
+	struct sps_presto_band b;
+	struct sps_cand_sink sink;
+	struct sps_cand_out out;
+	struct sps_header h;
+	struct sps_cand c;
+	uint64_t n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(root, sizeof(root), "%s/obs", dir);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.source_name, sizeof(m.source_name), "FRB");
+	m.tstart = 58000.25;
+	m.tsamp = 1e-3;
+	m.fch1 = 1500;
+	m.nchans = 64;
+	m.nsamples = 0;		/* a pipe: not known */
+	sps_cand_out_init(&out, SPS_CAND_PRESTO, NULL, m.tsamp);
+	sps_cand_sink_init(&sink, &out, root);
+	sink.meta = &m;
+	memset(&c, 0, sizeof(c));
+	c.best.dm = 56.789;
+	c.best.sample = 100;
+	c.best.width = 4;
+	c.best.snr = 9;
+	c.last_sample = 4321;
+	assert_int_equal(sps_cand_sink_put(&sink, &c), SPS_OK);
+	assert_int_equal(sps_cand_sink_close(&sink), SPS_OK);
+	sps_cand_sink_free(&sink);
+	snprintf(path, sizeof(path), "%s_DM56.79.inf", root);
+	assert_non_null(f = fopen(path, "r"));
+	assert_int_equal(sps_presto_read_inf(f, path, &h, &n, &b), SPS_OK);
+	fclose(f);
+	assert_near(h.refdm, 56.789, 0);
+	assert_int_equal(n, 4322);	/* to the end of the last candidate */
+	assert_near(h.tsamp, 1e-3, 0);
+	assert_near(h.tstart, 58000.25, 0);
+	assert_string_equal(h.source_name, "FRB");
+	assert_near(h.fch1, 1500, 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s_DM56.79.singlepulse", root);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);	/* nothing else, no temp file */
+	/* a root in no directory: the writer's error */
+	sps_cand_sink_init(&sink, &out, "/nonexistent/dir/obs");
+	sink.meta = &m;
+	assert_int_equal(sps_cand_sink_put(&sink, &c), SPS_OK);
+	assert_int_equal(sps_cand_sink_close(&sink), SPS_EIO);
+	sps_cand_sink_free(&sink);
+}
+
 /* sps_presto_save_inf: written under a temporary name, renamed. */
 static void
 test_save(void **state)
@@ -478,6 +543,7 @@ main(void)
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_inf_path),
 		cmocka_unit_test(test_open_dat),
+		cmocka_unit_test(test_per_dm_inf),
 		cmocka_unit_test(test_save),
 	};
 
