@@ -279,15 +279,17 @@ inf_samples(const struct sps_cand_sink *s)
 }
 
 /* ROOT_DMd.dd.inf: the series the candidates of DM dm were found in, as
- * the event stream describes it (which does not give a channel width). */
+ * the event stream describes it (which does not give a channel width).
+ * The .inf of a .dat of that name (PRESTO's, sps-dedisperse's) is kept:
+ * it says more. */
 static enum sps_err
 write_inf(const struct sps_cand_sink *s, const char *name, double dm)
 {
 	const struct sps_events_meta *m = s->meta;
 	struct sps_presto_band band = { m->nchans, fabs(m->foff), 0 };
 	struct sps_header h;
-	enum sps_err e;
-	char *root;
+	enum sps_err e = SPS_OK;
+	char *root, *path;
 
 	band.low = m->fch1 - (m->nchans > 1 ? (m->nchans - 1) * band.width :
 	    0);
@@ -298,7 +300,14 @@ write_inf(const struct sps_cand_sink *s, const char *name, double dm)
 	h.refdm = dm;
 	if (asprintf(&root, "%s_DM%s", s->root, name) < 0)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	e = sps_presto_save_inf(root, &h, inf_samples(s), &band, "sps-peaks");
+	if (asprintf(&path, "%s.inf", root) < 0) {
+		free(root);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	if (!sps_presto_inf_by_other(path, "sps-peaks"))
+		e = sps_presto_save_inf(root, &h, inf_samples(s), &band,
+		    "sps-peaks");
+	free(path);
 	free(root);
 	return e;
 }

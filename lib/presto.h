@@ -51,6 +51,11 @@ enum sps_err sps_presto_save_inf(const char *root,
 enum sps_err sps_presto_read_inf(FILE *f, const char *name,
     struct sps_header *h, uint64_t *n, struct sps_presto_band *band);
 
+/* Whether an .inf is at path that analyzer did not write (by its "Data
+ * analyzed by" line; one that cannot be read counts as another's), which
+ * a program that would write its own keeps. */
+int sps_presto_inf_by_other(const char *path, const char *analyzer);
+
 /* The .inf beside path: path less its suffix (after the last '.' of the
  * file name), plus ".inf".  Allocated; NULL without memory. */
 char *sps_presto_inf_path(const char *path);

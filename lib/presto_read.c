@@ -15,7 +15,8 @@
 
 enum key {
 	K_TELESCOPE, K_INSTRUMENT, K_OBJECT, K_RA, K_DEC, K_EPOCH, K_BARY,
-	K_N, K_DT, K_BAND, K_DM, K_LOW, K_TOTAL, K_NCHANS, K_WIDTH, K_NKEYS
+	K_N, K_DT, K_BAND, K_DM, K_LOW, K_TOTAL, K_NCHANS, K_WIDTH, K_ANALYZER,
+	K_NKEYS
 };
 
 /* Each key's label as PRESTO writes it, and the words that find it */
@@ -38,6 +39,7 @@ static const struct {
 	{ "Total bandwidth (MHz)", "Total bandwidth" },
 	{ "Number of channels", "Number of channels" },
 	{ "Channel bandwidth (MHz)", "Channel bandwidth" },
+	{ "Data analyzed by", "Data analyzed by" },
 };
 
 /* The values as text, with the line each came from (0: absent). */
@@ -340,4 +342,25 @@ sps_presto_read_inf(FILE *f, const char *name, struct sps_header *h,
 	}
 	free(t);
 	return e;
+}
+
+int
+sps_presto_inf_by_other(const char *path, const char *analyzer)
+{
+	struct inf_text *t;
+	int other;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		fclose(f);
+		return 1;
+	}
+	t->name = path;
+	other = read_lines(f, t) != SPS_OK ||
+	    strcmp(t->value[K_ANALYZER], analyzer) != 0;
+	fclose(f);
+	free(t);
+	return other;
 }

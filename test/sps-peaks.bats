@@ -535,3 +535,27 @@ bad_input() {
 		diff "$t/want" "$t/got"
 	done
 }
+
+# The .inf of a .dat of the same name (PRESTO's prepsubband, sps-dedisperse
+# --presto) says more than the event stream can: it is kept; an .inf that
+# sps-peaks wrote is written again
+@test "sps-peaks: --per-dm keeps another program's .inf, replaces its own" {
+	local t=$BATS_TEST_TMPDIR
+
+	{ header; pulse 1000; } >"$t/p.ev"
+	cat >"$t/r_DM37.50.inf" <<-EOF
+	 Number of bins in the time series      =  123
+	 Data analyzed by                       =  prepsubband
+	EOF
+	cp "$t/r_DM37.50.inf" "$t/want.inf"
+	run -0 sps-peaks -q --per-dm "$t/r" "$t/p.ev"
+	cmp "$t/want.inf" "$t/r_DM37.50.inf"
+	run -0 sps-peaks -q --per-dm "$t/s" "$t/p.ev"
+	grep -q '^ Number of bins in the time series      =  10000 ' \
+	    "$t/s_DM37.50.inf"
+	{ header | sed 's/^# nsamples 10000/# nsamples 20000/'; pulse 1000; } \
+	    >"$t/q.ev"
+	run -0 sps-peaks -q --per-dm "$t/s" "$t/q.ev"
+	grep -q '^ Number of bins in the time series      =  20000 ' \
+	    "$t/s_DM37.50.inf"
+}

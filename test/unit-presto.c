@@ -530,6 +530,34 @@ test_save(void **state)
 	assert_non_null(strstr(sps_errmsg(), "/nonexistent/a.inf"));
 }
 
+/* Whose .inf is at a path: none, ours, another program's, unreadable. */
+static void
+test_by_other(void **state)
+{
+	char dir[] = "/tmp/unit-presto.XXXXXX", path[64];
+	struct sps_presto_band b = { 4, 1, 100 };
+	struct sps_header h;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.inf", dir);
+	assert_false(sps_presto_inf_by_other(path, "sps-peaks"));
+	sps_header_init(&h);
+	h.tsamp = 1e-3;
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(sps_presto_save_inf(path, &h, 5, &b, "sps-peaks"),
+	    SPS_OK);
+	snprintf(path, sizeof(path), "%s/a.inf", dir);
+	assert_false(sps_presto_inf_by_other(path, "sps-peaks"));
+	assert_true(sps_presto_inf_by_other(path, "sps-dedisperse"));
+	write_file(path, gbt_inf, strlen(gbt_inf));
+	assert_true(sps_presto_inf_by_other(path, "sps-peaks"));
+	write_file(path, "garbage\n", 8);
+	assert_true(sps_presto_inf_by_other(path, "sps-peaks"));
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
@@ -545,6 +573,7 @@ main(void)
 		cmocka_unit_test(test_open_dat),
 		cmocka_unit_test(test_per_dm_inf),
 		cmocka_unit_test(test_save),
+		cmocka_unit_test(test_by_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
