@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "codec.h"
 #include "dmtime.h"
@@ -55,31 +54,6 @@ check_series(struct sps_dmtime_in *in)
 	return SPS_OK;
 }
 
-static int
-has_suffix(const char *path, const char *suffix)
-{
-	size_t n = strlen(path), m = strlen(suffix);
-
-	return n > m && strcmp(path + n - m, suffix) == 0;
-}
-
-/* A PRESTO .dat: named so, or with an .inf beside it (the caller has seen
- * that it does not start as a SIGPROC file does). */
-static int
-is_presto(const char *path)
-{
-	char *inf;
-	int found;
-
-	if (has_suffix(path, ".dat"))
-		return 1;
-	if ((inf = sps_presto_inf_path(path)) == NULL)
-		return 0;
-	found = access(inf, F_OK) == 0;
-	free(inf);
-	return found;
-}
-
 static enum sps_err
 open_presto(struct sps_dmtime_in *in, const char *path)
 {
@@ -94,19 +68,6 @@ open_presto(struct sps_dmtime_in *in, const char *path)
 	return SPS_OK;
 }
 
-/* Whether the n bytes read are how a SIGPROC header begins (all of
- * them: a stream too short to tell is left to the header's reader). */
-static int
-starts_sigproc(const unsigned char *head, size_t n)
-{
-	unsigned char want[16];
-	int32_t len = 12;
-
-	memcpy(want, &len, sizeof(len));
-	memcpy(want + 4, "HEADER_START", 12);
-	return memcmp(head, want, n) == 0;
-}
-
 /* The header: SIGPROC's, or a PRESTO .dat's from its .inf. */
 static enum sps_err
 read_header(struct sps_dmtime_in *in, const char *path)
@@ -118,11 +79,11 @@ read_header(struct sps_dmtime_in *in, const char *path)
 	n = fread(head, 1, sizeof(head), in->f);
 	if (n < sizeof(head) && ferror(in->f))
 		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
-	if (!starts_sigproc(head, n) && in->f == stdin)
+	if (in->f == stdin && sps_presto_not_sigproc(head, n))
 		return sps_fail(SPS_EFORMAT, "stdin: not a SIGPROC file (no "
 		    "HEADER_START at byte 0); a PRESTO .dat cannot be read "
 		    "from standard input: name the file, its .inf beside it");
-	if (!starts_sigproc(head, n) && in->f != stdin && is_presto(path))
+	if (sps_presto_is_dat(path, head, n))
 		return open_presto(in, path);
 	if ((e = sps_header_read(in->f, n > 0 ? head : NULL, n, &in->hdr)) !=
 	    SPS_OK)

@@ -5,6 +5,7 @@
 #ifndef SPS_PRESTO_H
 #define SPS_PRESTO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -59,6 +60,17 @@ int sps_presto_inf_by_other(const char *path, const char *analyzer);
 /* The .inf beside path: path less its suffix (after the last '.' of the
  * file name), plus ".inf".  Allocated; NULL without memory. */
 char *sps_presto_inf_path(const char *path);
+
+/* Whether the n bytes read from the start of a file are not how a
+ * SIGPROC header begins (a file too short to tell is SIGPROC's to judge:
+ * n 0 is not "not"). */
+int sps_presto_not_sigproc(const unsigned char *head, size_t n);
+
+/* Whether path, whose first bytes are head[0..n), is a PRESTO .dat: it
+ * does not begin as SIGPROC's files do, and its name ends in .dat or an
+ * .inf is beside it.  Never for "-": the standard input has no .inf. */
+int sps_presto_is_dat(const char *path, const unsigned char *head,
+    size_t n);
 
 /* Open the .dat at path: its .inf read into h and *n, *f the .dat at its
  * first sample.  SPS_EFORMAT when the .inf is missing or unreadable, or

@@ -1,10 +1,48 @@
-/* presto_dat.c: opening a PRESTO .dat by the .inf beside it (presto.h). */
+/* presto_dat.c: telling a PRESTO .dat from a SIGPROC file, and opening
+ * it by the .inf beside it (presto.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "presto.h"
+
+int
+sps_presto_not_sigproc(const unsigned char *head, size_t n)
+{
+	unsigned char want[16];
+	int32_t len = 12;
+
+	memcpy(want, &len, sizeof(len));
+	memcpy(want + 4, "HEADER_START", 12);
+	return memcmp(head, want, n < sizeof(want) ? n : sizeof(want)) != 0;
+}
+
+static int
+has_suffix(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), m = strlen(suffix);
+
+	return n > m && strcmp(path + n - m, suffix) == 0;
+}
+
+int
+sps_presto_is_dat(const char *path, const unsigned char *head, size_t n)
+{
+	char *inf;
+	int found;
+
+	if (strcmp(path, "-") == 0 || !sps_presto_not_sigproc(head, n))
+		return 0;
+	if (has_suffix(path, ".dat"))
+		return 1;
+	if ((inf = sps_presto_inf_path(path)) == NULL)
+		return 0;
+	found = access(inf, F_OK) == 0;
+	free(inf);
+	return found;
+}
 
 char *
 sps_presto_inf_path(const char *path)

@@ -263,10 +263,6 @@ set_series(const struct inf_text *t, struct sps_header *h, uint64_t *n)
 		return e;
 	*n = (uint64_t)bins;
 	h->barycentric = (int)bary;
-	if (bins <= INT32_MAX) {
-		h->nsamples = (int)bins;
-		sps_header_mark(h, "nsamples");
-	}
 	sps_header_mark(h, "tsamp");
 	if (t->at[K_EPOCH] != 0)
 		sps_header_mark(h, "tstart");
