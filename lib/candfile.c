@@ -286,13 +286,15 @@ static enum sps_err
 write_inf(const struct sps_cand_sink *s, const char *name, double dm)
 {
 	const struct sps_events_meta *m = s->meta;
-	struct sps_presto_band band = { m->nchans, fabs(m->foff), 0 };
+	struct sps_presto_inf inf = { NULL, inf_samples(s), { m->nchans,
+	    fabs(m->foff), 0 }, "sps-peaks", "Candidates of sps-peaks; "
+	    "times from the epoch, at the top of the band" };
 	struct sps_header h;
 	enum sps_err e = SPS_OK;
 	char *root, *path;
 
-	band.low = m->fch1 - (m->nchans > 1 ? (m->nchans - 1) * band.width :
-	    0);
+	inf.band.low = m->fch1 - (m->nchans > 1 ? (m->nchans - 1) *
+	    inf.band.width : 0);
 	sps_header_init(&h);
 	snprintf(h.source_name, sizeof(h.source_name), "%s", m->source_name);
 	h.tstart = m->tstart;
@@ -304,9 +306,9 @@ write_inf(const struct sps_cand_sink *s, const char *name, double dm)
 		free(root);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
+	inf.root = root;
 	if (!sps_presto_inf_by_other(path, "sps-peaks"))
-		e = sps_presto_save_inf(root, &h, inf_samples(s), &band,
-		    "sps-peaks");
+		e = sps_presto_save_inf(&h, &inf);
 	free(path);
 	free(root);
 	return e;

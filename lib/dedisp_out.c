@@ -270,15 +270,16 @@ static enum sps_err
 write_inf(const struct sps_dedisp_out *o, int i)
 {
 	const struct sps_header *tim = &o->tim_hdr[i];
-	struct sps_presto_band band = { o->in_nchans, fabs(o->in_foff),
-	    o->flow };
+	struct sps_presto_inf inf = { NULL, o->written[i], { o->in_nchans,
+	    fabs(o->in_foff), o->flow }, "sps-dedisperse",
+	    "Dedispersed by sps to the top of the band" };
 	enum sps_err e;
 	char *root;
 
 	if (asprintf(&root, "%s_DM%.2f", o->o.prefix, tim->refdm) < 0)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	e = sps_presto_save_inf(root, tim, o->written[i], &band,
-	    "sps-dedisperse");
+	inf.root = root;
+	e = sps_presto_save_inf(tim, &inf);
 	free(root);
 	return e;
 }

@@ -83,13 +83,14 @@ write_identity(FILE *f, const char *root, const struct sps_header *h)
 }
 
 enum sps_err
-sps_presto_write_inf(FILE *f, const char *root, const struct sps_header *h,
-    uint64_t n, const struct sps_presto_band *band, const char *analyzer)
+sps_presto_write_inf(FILE *f, const struct sps_header *h,
+    const struct sps_presto_inf *inf)
 {
+	const struct sps_presto_band *band = &inf->band;
 	char v[128];
 
-	write_identity(f, root, h);
-	snprintf(v, sizeof(v), "%-11.0f", (double)n);
+	write_identity(f, inf->root, h);
+	snprintf(v, sizeof(v), "%-11.0f", (double)inf->n);
 	line(f, "Number of bins in the time series", v);
 	snprintf(v, sizeof(v), "%.15g", h->tsamp);
 	line(f, "Width of each time series bin (sec)", v);
@@ -106,30 +107,29 @@ sps_presto_write_inf(FILE *f, const char *root, const struct sps_header *h,
 	line(f, "Number of channels", v);
 	snprintf(v, sizeof(v), "%.12g", band->width);
 	line(f, "Channel bandwidth (MHz)", v);
-	line(f, "Data analyzed by", analyzer);
-	fprintf(f, " Any additional notes:\n    Dedispersed by sps to the top "
-	    "of the band\n\n");
+	line(f, "Data analyzed by", inf->analyzer);
+	fprintf(f, " Any additional notes:\n    %s\n\n", inf->note);
 	if (ferror(f))
-		return sps_fail(SPS_EIO, "%s.inf: %s", root, strerror(errno));
+		return sps_fail(SPS_EIO, "%s.inf: %s", inf->root,
+		    strerror(errno));
 	return SPS_OK;
 }
 
 enum sps_err
-sps_presto_save_inf(const char *root, const struct sps_header *h,
-    uint64_t n, const struct sps_presto_band *band, const char *analyzer)
+sps_presto_save_inf(const struct sps_header *h,
+    const struct sps_presto_inf *inf)
 {
 	struct sps_writer w;
 	enum sps_err e;
 	char *path;
 
-	if (asprintf(&path, "%s.inf", root) < 0)
+	if (asprintf(&path, "%s.inf", inf->root) < 0)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	e = sps_writer_open(&w, path);
 	free(path);
 	if (e != SPS_OK)
 		return e;
-	if ((e = sps_presto_write_inf(w.f, root, h, n, band, analyzer)) !=
-	    SPS_OK) {
+	if ((e = sps_presto_write_inf(w.f, h, inf)) != SPS_OK) {
 		sps_writer_abort(&w);
 		return e;
 	}

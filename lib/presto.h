@@ -23,20 +23,26 @@ struct sps_presto_band {
  * to, its header's fch1. */
 double sps_presto_band_top(const struct sps_presto_band *b);
 
-/* Write the .inf of root.dat: n samples of the series h describes
- * (tsamp, tstart, refdm, source, position, telescope and machine), made
- * from the channels of band; "Data analyzed by" names analyzer.  The
- * epoch is tstart, the start of the first sample at the top of the band.
- * SPS_EIO when writing fails. */
-enum sps_err sps_presto_write_inf(FILE *f, const char *root,
-    const struct sps_header *h, uint64_t n,
-    const struct sps_presto_band *band, const char *analyzer);
+/* What an .inf says beyond the header of its series. */
+struct sps_presto_inf {
+	const char	*root;		/* data file name without suffix */
+	uint64_t	 n;		/* samples in root.dat */
+	struct sps_presto_band band;	/* the channels summed */
+	const char	*analyzer;	/* "Data analyzed by" */
+	const char	*note;		/* the additional notes, one line */
+};
+
+/* Write the .inf of inf->root.dat, a series h describes (tsamp, tstart,
+ * refdm, source, position, telescope and machine).  The epoch is tstart,
+ * the start of the first sample at the top of the band.  SPS_EIO when
+ * writing fails. */
+enum sps_err sps_presto_write_inf(FILE *f, const struct sps_header *h,
+    const struct sps_presto_inf *inf);
 
 /* The same into root.inf, under a temporary name until complete
  * (writer.h). */
-enum sps_err sps_presto_save_inf(const char *root,
-    const struct sps_header *h, uint64_t n,
-    const struct sps_presto_band *band, const char *analyzer);
+enum sps_err sps_presto_save_inf(const struct sps_header *h,
+    const struct sps_presto_inf *inf);
 
 /* Read an .inf (name: its path, for messages) into h, the header of a
  * one-channel float32 time series, with *n its samples and *band its

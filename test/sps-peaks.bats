@@ -496,7 +496,7 @@ bad_input() {
 	 Channel bandwidth (MHz)                =  1
 	 Data analyzed by                       =  sps-peaks
 	 Any additional notes:
-	    Dedispersed by sps to the top of the band
+	    Candidates of sps-peaks; times from the epoch, at the top of the band
 
 	EOF
 	diff "$t/want.inf" "$t/root_DM37.50.inf"

@@ -66,8 +66,8 @@ written(const struct sps_header *h, uint64_t n,
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(sps_presto_write_inf(f, "obs_DM12.50", h, n, b,
-	    "sps-test"), SPS_OK);
+	assert_int_equal(sps_presto_write_inf(f, h, &(struct sps_presto_inf){
+	    "obs_DM12.50", n, *b, "sps-test", "a note" }), SPS_OK);
 	fclose(f);
 	return text;
 }
@@ -521,12 +521,13 @@ test_save(void **state)
 	h.tsamp = 1e-3;
 	assert_non_null(mkdtemp(dir));
 	snprintf(root, sizeof(root), "%s/a_DM1.00", dir);
-	assert_int_equal(sps_presto_save_inf(root, &h, 5, &b, "x"), SPS_OK);
+	assert_int_equal(sps_presto_save_inf(&h, &(struct sps_presto_inf){
+	    root, 5, b, "x", "" }), SPS_OK);
 	snprintf(path, sizeof(path), "%s.inf", root);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0);
-	assert_int_equal(sps_presto_save_inf("/nonexistent/a", &h, 5, &b,
-	    "x"), SPS_EIO);
+	assert_int_equal(sps_presto_save_inf(&h, &(struct sps_presto_inf){
+	    "/nonexistent/a", 5, b, "x", "" }), SPS_EIO);
 	assert_non_null(strstr(sps_errmsg(), "/nonexistent/a.inf"));
 }
 
@@ -545,8 +546,8 @@ test_by_other(void **state)
 	sps_header_init(&h);
 	h.tsamp = 1e-3;
 	snprintf(path, sizeof(path), "%s/a", dir);
-	assert_int_equal(sps_presto_save_inf(path, &h, 5, &b, "sps-peaks"),
-	    SPS_OK);
+	assert_int_equal(sps_presto_save_inf(&h, &(struct sps_presto_inf){
+	    path, 5, b, "sps-peaks", "" }), SPS_OK);
 	snprintf(path, sizeof(path), "%s/a.inf", dir);
 	assert_false(sps_presto_inf_by_other(path, "sps-peaks"));
 	assert_true(sps_presto_inf_by_other(path, "sps-dedisperse"));
