@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "candfile.h"
+#include "presto.h"
 #include "writer.h"
 
 enum sps_err
@@ -263,6 +264,56 @@ write_file(const struct sps_cand_sink *s, const char *path,
 	return sps_writer_close(&w);
 }
 
+/* The samples the .inf gives: those searched, or when the stream did not
+ * know them, up to the end of the last candidate. */
+static uint64_t
+inf_samples(const struct sps_cand_sink *s)
+{
+	uint64_t n = s->meta->nsamples;
+	size_t i;
+
+	for (i = 0; n == 0 && i < s->nheld; i++)
+		if (s->held[i].last_sample + 1 > n)
+			n = s->held[i].last_sample + 1;
+	return n;
+}
+
+/* ROOT_DMd.dd.inf: the series the candidates of DM dm were found in, as
+ * the event stream describes it (which does not give a channel width).
+ * The .inf of a .dat of that name (PRESTO's, sps-dedisperse's) is kept:
+ * it says more. */
+static enum sps_err
+write_inf(const struct sps_cand_sink *s, const char *name, double dm)
+{
+	const struct sps_events_meta *m = s->meta;
+	struct sps_presto_inf inf = { NULL, inf_samples(s), { m->nchans,
+	    fabs(m->foff), 0 }, "sps-peaks", "Candidates of sps-peaks; "
+	    "times from the epoch, at the top of the band" };
+	struct sps_header h;
+	enum sps_err e = SPS_OK;
+	char *root, *path;
+
+	inf.band.low = m->fch1 - (m->nchans > 1 ? (m->nchans - 1) *
+	    inf.band.width : 0);
+	sps_header_init(&h);
+	snprintf(h.source_name, sizeof(h.source_name), "%s", m->source_name);
+	h.tstart = m->tstart;
+	h.tsamp = m->tsamp;
+	h.refdm = dm;
+	if (asprintf(&root, "%s_DM%s", s->root, name) < 0)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if (asprintf(&path, "%s.inf", root) < 0) {
+		free(root);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	inf.root = root;
+	if (!sps_presto_inf_by_other(path, "sps-peaks"))
+		e = sps_presto_save_inf(&h, &inf);
+	free(path);
+	free(root);
+	return e;
+}
+
 static enum sps_err
 write_per_dm(struct sps_cand_sink *s)
 {
@@ -283,6 +334,8 @@ write_per_dm(struct sps_cand_sink *s)
 			return sps_fail(SPS_ENOMEM, "out of memory");
 		e = write_file(s, path, s->held + i, n);
 		free(path);
+		if (e == SPS_OK && s->meta != NULL)
+			e = write_inf(s, name, s->held[i].best.dm);
 		if (e != SPS_OK)
 			return e;
 	}

@@ -34,10 +34,13 @@ struct sps_cand_out {
 
 /* Candidates to one stream (out), or with root set to PRESTO's
  * ROOT_DM%.2f.singlepulse files, one per DM that has candidates (trials
- * whose DMs print alike share one), held until sps_cand_sink_close. */
+ * whose DMs print alike share one), held until sps_cand_sink_close.
+ * With meta set too, each file gets the ROOT_DM%.2f.inf that PRESTO's
+ * single_pulse_search.py reads beside it to plot. */
 struct sps_cand_sink {
 	struct sps_cand_out out;	/* the stream, or the files' settings */
 	const char	*root;
+	const struct sps_events_meta *meta;	/* NULL: no .inf */
 	struct sps_cand	*held;
 	size_t		 nheld, capheld;
 	uint64_t	 written;	/* candidates put */

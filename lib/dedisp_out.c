@@ -270,20 +270,16 @@ static enum sps_err
 write_inf(const struct sps_dedisp_out *o, int i)
 {
 	const struct sps_header *tim = &o->tim_hdr[i];
-	struct sps_writer w;
+	struct sps_presto_inf inf = { NULL, o->written[i], { o->in_nchans,
+	    fabs(o->in_foff), o->flow }, "sps-dedisperse",
+	    "Dedispersed by sps to the top of the band" };
 	enum sps_err e;
 	char *root;
 
 	if (asprintf(&root, "%s_DM%.2f", o->o.prefix, tim->refdm) < 0)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	if ((e = open_named(&w, o->o.prefix, tim->refdm, "inf")) == SPS_OK) {
-		e = sps_presto_write_inf(w.f, root, tim, o->written[i],
-		    o->in_nchans, o->in_foff, o->flow);
-		if (e == SPS_OK)
-			e = sps_writer_close(&w);
-		else
-			sps_writer_abort(&w);
-	}
+	inf.root = root;
+	e = sps_presto_save_inf(tim, &inf);
 	free(root);
 	return e;
 }

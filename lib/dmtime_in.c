@@ -7,6 +7,7 @@
 #include "codec.h"
 #include "dmtime.h"
 #include "dmtime_in.h"
+#include "presto.h"
 
 static enum sps_err
 check_stream(struct sps_dmtime_in *in)
@@ -41,8 +42,8 @@ check_series(struct sps_dmtime_in *in)
 		return sps_fail(SPS_EFORMAT, "%s: time series of %d IFs",
 		    in->name, h->nifs);
 	in->is_series = 1;
-	if (fstat(fileno(in->f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > h->length)
+	if (!in->is_dat && fstat(fileno(in->f), &st) == 0 &&
+	    S_ISREG(st.st_mode) && (uint64_t)st.st_size > h->length)
 		in->nsamples = ((uint64_t)st.st_size - h->length) * 8 /
 		    (uint64_t)h->nbits;
 	in->max_block = SPS_SERIES_BLOCK;
@@ -50,6 +51,43 @@ check_series(struct sps_dmtime_in *in)
 	if ((in->raw = malloc(sps_packed_bytes(SPS_SERIES_BLOCK,
 	    h->nbits))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
+	return SPS_OK;
+}
+
+static enum sps_err
+open_presto(struct sps_dmtime_in *in, const char *path)
+{
+	enum sps_err e;
+
+	fclose(in->f);
+	if ((e = sps_presto_open_dat(path, &in->f, &in->hdr, &in->nsamples)) !=
+	    SPS_OK)
+		return e;
+	in->is_dat = 1;
+	in->left = in->nsamples;
+	return SPS_OK;
+}
+
+/* The header: SIGPROC's, or a PRESTO .dat's from its .inf. */
+static enum sps_err
+read_header(struct sps_dmtime_in *in, const char *path)
+{
+	unsigned char head[16];
+	enum sps_err e;
+	size_t n;
+
+	n = fread(head, 1, sizeof(head), in->f);
+	if (n < sizeof(head) && ferror(in->f))
+		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
+	if (in->f == stdin && sps_presto_not_sigproc(head, n))
+		return sps_fail(SPS_EFORMAT, "stdin: not a SIGPROC file (no "
+		    "HEADER_START at byte 0); a PRESTO .dat cannot be read "
+		    "from standard input: name the file, its .inf beside it");
+	if (sps_presto_is_dat(path, head, n))
+		return open_presto(in, path);
+	if ((e = sps_header_read(in->f, n > 0 ? head : NULL, n, &in->hdr)) !=
+	    SPS_OK)
+		return sps_fail(e, "%s: %s", in->name, sps_errmsg());
 	return SPS_OK;
 }
 
@@ -69,8 +107,8 @@ sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path)
 			return sps_fail(SPS_EIO, "%s: %s", path,
 			    strerror(errno));
 	}
-	if ((e = sps_header_read(in->f, NULL, 0, h)) != SPS_OK)
-		return sps_fail(e, "%s: %s", in->name, sps_errmsg());
+	if ((e = read_header(in, path)) != SPS_OK)
+		return e;
 	if (h->sps_dmtime == 2)
 		return sps_fail(SPS_EFORMAT, "%s: an S/N plane (sps-boxcar "
 		    "--plane), not DM-time data", in->name);
@@ -82,13 +120,16 @@ sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path)
 	return check_series(in);
 }
 
-/* A series: whole bytes of samples. */
+/* A series: whole bytes of samples (of a .dat, the samples its .inf
+ * gives). */
 static enum sps_err
 read_series(struct sps_dmtime_in *in, float *values, size_t *n)
 {
 	int nbits = in->hdr.nbits;
 	size_t bytes = sps_packed_bytes(SPS_SERIES_BLOCK, nbits), got;
 
+	if (in->is_dat && in->left < SPS_SERIES_BLOCK)
+		bytes = (size_t)in->left * sizeof(float);
 	got = fread(in->raw, 1, bytes, in->f);
 	if (ferror(in->f))
 		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
@@ -97,6 +138,13 @@ read_series(struct sps_dmtime_in *in, float *values, size_t *n)
 		return sps_fail(SPS_ETRUNC, "%s: truncated data: %zu bytes "
 		    "after the last whole sample", in->name, got - *n *
 		    (size_t)nbits / 8);
+	if (in->is_dat && got < bytes)
+		return sps_fail(SPS_ETRUNC, "%s: ends after %llu of the %llu "
+		    "samples its .inf gives", in->name, (unsigned long long)
+		    (in->nsamples - in->left + *n),
+		    (unsigned long long)in->nsamples);
+	if (in->is_dat)
+		in->left -= *n;
 	sps_unpack(in->raw, values, *n, nbits, nbits == 8 &&
 	    in->hdr.sign < 0);
 	return SPS_OK;

@@ -1,6 +1,7 @@
 /* dmtime_in.h: the input of a search: a DM-time stream (dmtime.h) or one
- * dedispersed time series (a SIGPROC .tim, 1 channel), read as DM-time
- * blocks (a series is a stream of one trial). */
+ * dedispersed time series (a SIGPROC .tim, 1 channel, or a PRESTO .dat
+ * with its .inf, presto.h), read as DM-time blocks (a series is a stream
+ * of one trial). */
 #ifndef SPS_DMTIME_IN_H
 #define SPS_DMTIME_IN_H
 
@@ -18,14 +19,19 @@ struct sps_dmtime_in {
 	FILE			*f;
 	const char		*name;		/* "stdin" for - */
 	int			 is_series;	/* else a DM-time stream */
+	int			 is_dat;	/* a PRESTO .dat */
+	uint64_t		 left;		/* samples of a .dat unread */
 	uint64_t		 nsamples;	/* base samples; 0: unknown */
 	size_t			 max_block;	/* base samples */
 	size_t			 max_values;	/* floats of the largest block */
 	unsigned char		*raw;		/* a series' packed block */
 };
 
-/* Open path ("-" for standard input) and read its header.  SPS_EFORMAT
- * for an S/N plane, filterbank data or other things not searchable. */
+/* Open path ("-" for standard input) and read its header.  A file that
+ * does not begin as SIGPROC's do is read as a PRESTO .dat when its name
+ * ends in .dat or an .inf is beside it.  SPS_EFORMAT for an S/N plane,
+ * filterbank data or other things not searchable, and for a .dat on
+ * standard input (no .inf). */
 enum sps_err sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path);
 
 /* The next block (room for max_values floats): *n base samples, 0 at

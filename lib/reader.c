@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "presto.h"
 #include "reader.h"
 
 #define SNIFF_BYTES 8
@@ -287,16 +288,13 @@ count_spectra(struct sps_reader *r, FILE *f)
 	return SPS_OK;
 }
 
-enum sps_err
-sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
-    const unsigned char *prefix, size_t nprefix)
+/* The source of the data at f, which r->hdr describes. */
+static enum sps_err
+attach_data(struct sps_reader *r, FILE *f, const char *name)
 {
 	struct sigproc_source *s;
 	struct stat st;
-	enum sps_err e;
 
-	if ((e = sps_header_read(f, prefix, nprefix, &r->hdr)) != SPS_OK)
-		return sps_fail(e, "%s: %s", name, sps_errmsg());
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	s->f = f;
@@ -309,6 +307,36 @@ sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
 	r->ops = &sigproc_ops;
 	r->state = s;
 	return count_spectra(r, f);
+}
+
+enum sps_err
+sps_reader_attach_sigproc(struct sps_reader *r, FILE *f, const char *name,
+    const unsigned char *prefix, size_t nprefix)
+{
+	enum sps_err e;
+
+	if ((e = sps_header_read(f, prefix, nprefix, &r->hdr)) != SPS_OK)
+		return sps_fail(e, "%s: %s", name, sps_errmsg());
+	return attach_data(r, f, name);
+}
+
+/* A PRESTO .dat: its .inf's header, its floats read as a SIGPROC time
+ * series' data. */
+static enum sps_err
+attach_presto(struct sps_reader *r, const char *path)
+{
+	enum sps_err e;
+	uint64_t n;
+	FILE *f;
+
+	if ((e = sps_presto_open_dat(path, &f, &r->hdr, &n)) != SPS_OK)
+		return e;
+	if ((e = attach_data(r, f, path)) != SPS_OK) {
+		fclose(f);
+		return e;
+	}
+	((struct sigproc_source *)r->state)->owns_file = 1;
+	return SPS_OK;
 }
 
 static int
@@ -355,6 +383,10 @@ open_one(struct sps_reader *r, const char *path)
 			fclose(f);
 		f = NULL;
 		e = sps_reader_attach_psrfits(r, paths, 1);
+	} else if (sps_presto_is_dat(path, head, n)) {
+		fclose(f);
+		f = NULL;
+		e = attach_presto(r, path);
 	} else {
 		e = sps_reader_attach_sigproc(r, f, name, head, n);
 		if (r->state != NULL)

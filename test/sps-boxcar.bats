@@ -314,3 +314,109 @@ bad_input() {
 	assert_equal "$status" 1
 	assert_equal "$stderr" ""
 }
+
+# presto_series PREFIX: sps-dedisperse --presto's PREFIX_DM12.50.tim, .dat
+# and .inf of a pulse at DM 12.5, 0.6 s
+presto_series() {
+	fil "$T/p.fil" --nsamples 20000 --seed 3 \
+	    --pulse dm=12.5,t=0.6,width=1ms,snr=40
+	sps-dedisperse -q -d 12.5 -o "$1" --presto "$T/p.fil"
+}
+
+@test "sps-boxcar: a PRESTO .dat with its .inf is searched as the .tim is" {
+	presto_series "$T/s"
+	sps-boxcar -q "$T/s_DM12.50.tim" |
+	    grep -Ev '^# (input|foff|nchans) ' >"$T/tim.ev"
+	run -0 sps-boxcar -q "$T/s_DM12.50.dat"
+	assert_line --index 1 "# input $T/s_DM12.50.dat"
+	# the channels summed, which the .inf gives and the .tim does not
+	assert_line "# foff -4"
+	assert_line "# nchans 16"
+	grep -Ev '^# (input|foff|nchans) ' <<<"$output" >"$T/dat.ev"
+	cmp "$T/tim.ev" "$T/dat.ev"
+	run -0 events "$T/dat.ev"
+	assert_output --regexp '^0 12.500000 93[0-9]{2} 0.59'
+	# another name, found by the .inf beside it
+	cp "$T/s_DM12.50.dat" "$T/series.f32"
+	cp "$T/s_DM12.50.inf" "$T/series.inf"
+	sps-boxcar -q "$T/series.f32" |
+	    grep -Ev '^# (input|foff|nchans) ' >"$T/f32.ev"
+	cmp "$T/tim.ev" "$T/f32.ev"
+}
+
+# An .inf as PRESTO writes it (older spelling, a break, notes): the
+# header sps-boxcar gives the events comes from it
+@test "sps-boxcar: the .inf gives tsamp, tstart, DM, source and the top frequency" {
+	presto_series "$T/s"
+	mv "$T/s_DM12.50.dat" "$T/GBT.dat"
+	cat >"$T/GBT.inf" <<-'EOF'
+	 Data file name without suffix          =  GBT
+	 Telescope used                         =  GBT
+	 Instrument used                        =  GUPPI
+	 Object being observed                  =  B1937+21
+	 J2000 Right Ascension (hh:mm:ss.ssss)  =  19:39:38.5600
+	 J2000 Declination     (dd:mm:ss.ssss)  =  +21:34:59.1200
+	 Data observed by                       =  Unknown
+	 Epoch of observation (MJD)             =  55267.436250000000000
+	 Barycentered?           (1=yes, 0=no)  =  0
+	 Number of bins in the time series      =  20000      
+	 Width of each time series bin (sec)    =  0.000128
+	 Any breaks in the data? (1=yes, 0=no)  =  1
+	 On/Off bin pair #  1                   =  0          , 19999      
+	 Type of observation (EM band)          =  Radio
+	 Beam diameter (arcsec)                 =  544
+	 Dispersion measure (cm-3 pc)           =  71.02
+	 Central freq of low channel (Mhz)      =  720.78125
+	 Total bandwidth (Mhz)                  =  200
+	 Number of channels                     =  128
+	 Channel bandwidth (Mhz)                =  1.5625
+	 Data analyzed by                       =  someone
+	 Any additional notes:
+	    Input filterbank samples have 8 bits.
+
+	EOF
+	run -0 sps-boxcar -q "$T/GBT.dat"
+	assert_line "# source_name B1937+21"
+	assert_line "# tstart 55267.43625"
+	assert_line "# tsamp 0.000128"
+	assert_line "# fch1 919.21875"
+	assert_line "# foff -1.5625"
+	assert_line "# nchans 128"
+	assert_line "# dm_lo 71.02"
+	assert_line "# nsamples 20000"
+	assert_line --regexp '^0 71.020000 93[0-9]{2} 1.19'
+}
+
+@test "sps-boxcar: a .dat without its .inf, or not as long as it says, is an error" {
+	presto_series "$T/s"
+	cp "$T/s_DM12.50.dat" "$T/lone.dat"
+	bad_input "lone.dat: no $T/lone.inf beside it" "$T/lone.dat"
+	cp "$T/s_DM12.50.dat" "$T/short.dat"
+	sed 's/20000 /20001 /' "$T/s_DM12.50.inf" >"$T/short.inf"
+	bad_input 'short.dat: 80000 bytes, but .*short.inf gives 20001 samples' \
+	    "$T/short.dat"
+	# a file named otherwise, with no .inf, is still "not SIGPROC"
+	cp "$T/lone.dat" "$T/lone.f32"
+	bad_input 'lone.f32: not a SIGPROC file \(no HEADER_START' "$T/lone.f32"
+}
+
+@test "sps-boxcar: a garbled .inf is one line naming it and the line" {
+	presto_series "$T/s"
+	sed 's/^\( Width of each time series bin (sec)    =  \).*/\1fast/' \
+	    "$T/s_DM12.50.inf" >"$T/bad.inf"
+	cp "$T/s_DM12.50.dat" "$T/bad.dat"
+	bad_input "$T/bad.inf: line 11: Width of each time series bin \\(sec\\): 'fast' is not a number" \
+	    "$T/bad.dat"
+	grep -v 'Number of bins' "$T/s_DM12.50.inf" >"$T/bad.inf"
+	bad_input "bad.inf: no 'Number of bins in the time series' line" \
+	    "$T/bad.dat"
+	{ printf x; head -c 3000 /dev/urandom | tr -d '='; } >"$T/bad.inf"
+	bad_input 'bad.inf: line 1: ' "$T/bad.dat"
+}
+
+@test "sps-boxcar: a .dat on standard input is an error that says why" {
+	presto_series "$T/s"
+	run -1 --separate-stderr sps-boxcar <"$T/s_DM12.50.dat"
+	assert_equal "$output" ""
+	assert_equal "$stderr" "sps-boxcar: stdin: not a SIGPROC file (no HEADER_START at byte 0); a PRESTO .dat cannot be read from standard input: name the file, its .inf beside it"
+}

@@ -466,3 +466,23 @@ json_valid() {
 		    fail "$t: first line '${stderr%%$'\n'*}'"
 	done
 }
+
+# A PRESTO .dat is shown as the header made of its .inf: the same values
+# as the .tim written with it (sps-formats(5), PRESTO TIME SERIES)
+@test "sps-header: a PRESTO .dat shows the header of its .inf" {
+	local t=$BATS_TEST_TMPDIR k
+
+	sps-fake -q --nchans 16 --tobs 1 -o "$t/f.fil"
+	sps-dedisperse -q -d 30 -o "$t/s" --presto "$t/f.fil"
+	for k in --nsamples --tsamp --tstart --refdm --fch1 --source_name \
+	    --nchans --nbits --data_type; do
+		run -0 sps-header "$k" "$t/s_DM30.00.tim"
+		want=$output
+		run -0 sps-header "$k" "$t/s_DM30.00.dat"
+		assert_equal "$output" "$want"
+	done
+	run -1 --separate-stderr sps-header "$t/nothere.dat"
+	cp "$t/s_DM30.00.dat" "$t/lone.dat"
+	run -1 --separate-stderr sps-header "$t/lone.dat"
+	assert_equal "$stderr" "sps-header: $t/lone.dat: no $t/lone.inf beside it (No such file or directory): a PRESTO .dat is described by its .inf"
+}

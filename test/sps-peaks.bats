@@ -462,3 +462,100 @@ bad_input() {
 	awk '!/^#/ { exit !($1 > 3.99 && $1 < 4.001 && $5 > 290 && $5 < 310) }' \
 	    <<<"$output" || fail "$output"
 }
+
+# PRESTO's single_pulse_search.py replots ROOT_DMx.xx.singlepulse files
+# from the ROOT_DMx.xx.inf beside each: it matches each line by the start
+# of its label and takes the value after the last '='
+@test "sps-peaks: --per-dm writes the .inf beside each .singlepulse" {
+	local t=$BATS_TEST_TMPDIR label dm
+
+	{ header; pulse 1000; event 80 5001 7 8.25; } >"$t/p.ev"
+	run -0 sps-peaks -q --per-dm "$t/root" "$t/p.ev"
+	run -0 ls "$t"
+	assert_output "$(printf '%s\n' p.ev root_DM37.50.inf \
+	    root_DM37.50.singlepulse root_DM60.00.inf root_DM60.00.singlepulse)"
+	cat >"$t/want.inf" <<-EOF
+	 Data file name without suffix          =  $t/root_DM37.50
+	 Telescope used                         =  Unknown
+	 Instrument used                        =  Unknown
+	 Object being observed                  =  fake
+	 J2000 Right Ascension (hh:mm:ss.ssss)  =  00:00:00.0000
+	 J2000 Declination     (dd:mm:ss.ssss)  =  +00:00:00.0000
+	 Data observed by                       =  Unknown
+	 Epoch of observation (MJD)             =  60000.000000000000000
+	 Barycentered?           (1 yes, 0 no)  =  0
+	 Number of bins in the time series      =  10000      
+	 Width of each time series bin (sec)    =  0.001
+	 Any breaks in the data? (1 yes, 0 no)  =  0
+	 Type of observation (EM band)          =  Radio
+	 Beam diameter (arcsec)                 =  0
+	 Dispersion measure (cm-3 pc)           =  37.5
+	 Central freq of low channel (MHz)      =  1493
+	 Total bandwidth (MHz)                  =  8
+	 Number of channels                     =  8
+	 Channel bandwidth (MHz)                =  1
+	 Data analyzed by                       =  sps-peaks
+	 Any additional notes:
+	    Candidates of sps-peaks; times from the epoch, at the top of the band
+
+	EOF
+	diff "$t/want.inf" "$t/root_DM37.50.inf"
+	for dm in 37.50 60.00; do
+		for label in 'Data file name' Telescope Instrument \
+		    'Object being observed' 'J2000 Right Ascension' \
+		    'J2000 Declination' Epoch Barycentered? 'Number of bins' \
+		    'Width of each time series bin' 'Dispersion measure' \
+		    'Central freq of low channel' 'Number of channels' \
+		    'Channel bandwidth'; do
+			grep -q "^ $label" "$t/root_DM$dm.inf" ||
+			    fail "root_DM$dm.inf: no '$label'"
+		done
+		run -0 awk -F= '/^ Number of bins/ { n = $NF + 0 }
+		    /^ Dispersion measure/ { d = $NF + 0 }
+		    END { printf "%d %.2f\n", n, d }' "$t/root_DM$dm.inf"
+		assert_output "10000 $dm"
+	done
+}
+
+# the .inf of --per-dm agrees with the one sps-dedisperse --presto wrote
+# for the series searched
+@test "sps-peaks: --per-dm of a PRESTO .dat search gives its .inf back" {
+	local t=$BATS_TEST_TMPDIR
+
+	command -v sps-boxcar >/dev/null || skip "sps-boxcar not built yet"
+	sps-fake -q --seed 7 --tobs 2 --pulse dm=200,t=1,width=2ms,snr=30 \
+	    -o "$t/f.fil"
+	sps-dedisperse -q -d 200 -o "$t/s" --presto "$t/f.fil"
+	sps-boxcar -q "$t/s_DM200.00.dat" | sps-peaks -q --per-dm "$t/c"
+	[ -s "$t/c_DM200.00.singlepulse" ] || fail "no candidates"
+	for label in Object Epoch 'Number of bins' 'Width of each' \
+	    'Dispersion measure' 'Central freq'; do
+		grep "^ $label" "$t/s_DM200.00.inf" >"$t/want"
+		grep "^ $label" "$t/c_DM200.00.inf" >"$t/got"
+		diff "$t/want" "$t/got"
+	done
+}
+
+# The .inf of a .dat of the same name (PRESTO's prepsubband, sps-dedisperse
+# --presto) says more than the event stream can: it is kept; an .inf that
+# sps-peaks wrote is written again
+@test "sps-peaks: --per-dm keeps another program's .inf, replaces its own" {
+	local t=$BATS_TEST_TMPDIR
+
+	{ header; pulse 1000; } >"$t/p.ev"
+	cat >"$t/r_DM37.50.inf" <<-EOF
+	 Number of bins in the time series      =  123
+	 Data analyzed by                       =  prepsubband
+	EOF
+	cp "$t/r_DM37.50.inf" "$t/want.inf"
+	run -0 sps-peaks -q --per-dm "$t/r" "$t/p.ev"
+	cmp "$t/want.inf" "$t/r_DM37.50.inf"
+	run -0 sps-peaks -q --per-dm "$t/s" "$t/p.ev"
+	grep -q '^ Number of bins in the time series      =  10000 ' \
+	    "$t/s_DM37.50.inf"
+	{ header | sed 's/^# nsamples 10000/# nsamples 20000/'; pulse 1000; } \
+	    >"$t/q.ev"
+	run -0 sps-peaks -q --per-dm "$t/s" "$t/q.ev"
+	grep -q '^ Number of bins in the time series      =  20000 ' \
+	    "$t/s_DM37.50.inf"
+}

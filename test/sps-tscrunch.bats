@@ -239,3 +239,18 @@ same_as_aux() {
 	assert_success
 	assert_output --regexp '^sps-tscrunch [0-9]'
 }
+
+@test "sps-tscrunch: a PRESTO .dat is scrunched as the .tim written with it" {
+	local t=$BATS_TEST_TMPDIR
+
+	need sps-dedisperse
+	sps-fake -q --nchans 16 --tobs 1 -o "$t/f.fil"
+	sps-dedisperse -q -d 30 -o "$t/s" --presto "$t/f.fil"
+	sps-tscrunch -q -t 4 "$t/s_DM30.00.tim" -o "$t/tim.tim"
+	sps-tscrunch -q -t 4 "$t/s_DM30.00.dat" -o "$t/dat.tim"
+	aux-sum "$t/tim.tim" >"$t/expect"
+	aux-sum "$t/dat.tim" >"$t/actual"
+	cmp "$t/expect" "$t/actual"
+	run -0 sps-header --tsamp --nsamples --refdm "$t/dat.tim"
+	assert_equal "${lines[*]}" "$(sps-header --tsamp --nsamples --refdm "$t/tim.tim" | tr '\n' ' ' | sed 's/ $//')"
+}

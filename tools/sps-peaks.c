@@ -287,6 +287,7 @@ open_sink(struct sps_cand_sink *sink, struct sps_writer *w,
 		out.f = w->f;
 	}
 	sps_cand_sink_init(sink, &out, o->per_dm);
+	sink->meta = m;		/* --per-dm: an .inf beside each file */
 }
 
 static void
