@@ -43,6 +43,15 @@ io(int status)
 	return SPS_OK;
 }
 
+/* Which instant the times give, after the header line of the formats
+ * whose readers skip '#' lines (Heimdall's and FETCH's do not). */
+static const char text_time_note[] = "# time_s = sample * tsamp, s after "
+    "tstart: the start of the best boxcar (its first sample), at the "
+    "centre of the highest channel\n";
+static const char presto_time_note[] = "# Time (s) = Sample * tsamp, s after "
+    "tstart: the centre of the best boxcar (Sample = its first sample + "
+    "Downfact / 2, rounded down), at the centre of the highest channel\n";
+
 /* The text table: column names right-aligned over their columns. */
 static enum sps_err
 text_header(FILE *f)
@@ -54,7 +63,7 @@ text_header(FILE *f)
 	    "dm_index", "members", "first_sample", "last_sample", "dm_min",
 	    "dm_max", "flood");
 	line[0] = '#';
-	return io(fprintf(f, "%s\n", line));
+	return io(fprintf(f, "%s\n%s", line, text_time_note));
 }
 
 static const char presto_header[] =
@@ -155,7 +164,8 @@ sps_cand_out_write(struct sps_cand_out *o, const struct sps_cand *c)
 	if (!o->begun && (e = sps_cand_out_begin(o)) != SPS_OK)
 		return e;
 	if (o->format == SPS_CAND_PRESTO && o->written == 0 &&
-	    (e = io(fputs(presto_header, o->f))) != SPS_OK)
+	    (e = io(fprintf(o->f, "%s%s", presto_header, presto_time_note))) !=
+	    SPS_OK)
 		return e;
 	if ((e = flood_comment(o, c)) != SPS_OK ||
 	    (e = write_row(o, c)) != SPS_OK)

@@ -11,6 +11,15 @@
 
 #include "candfile.h"
 
+/* The comment line under the column names: which instant the times
+ * give (the table: the boxcar's start; PRESTO's: its centre). */
+#define TEXT_NOTE "# time_s = sample * tsamp, s after tstart: the start " \
+    "of the best boxcar (its first sample), at the centre of the highest " \
+    "channel\n"
+#define PRESTO_NOTE "# Time (s) = Sample * tsamp, s after tstart: the " \
+    "centre of the best boxcar (Sample = its first sample + Downfact / 2, " \
+    "rounded down), at the centre of the highest channel\n"
+
 static char *
 format(enum sps_cand_format fmt, const struct sps_cand *c, size_t n,
     int flood)
@@ -63,7 +72,8 @@ test_formats(void **state)
 	free(t);
 	t = format(SPS_CAND_PRESTO, c, 1, 0);
 	assert_string_equal(t, "# DM      Sigma      Time (s)     Sample    "
-	    "Downfact\n 225.31   14.87      0.701184      10956      12\n");
+	    "Downfact\n" PRESTO_NOTE
+	    " 225.31   14.87      0.701184      10956      12\n");
 	free(t);
 	t = format(SPS_CAND_PRESTO, c, 0, 0);
 	assert_string_equal(t, "");
@@ -83,6 +93,7 @@ test_formats(void **state)
 	assert_string_equal(t,
 	    "#        time_s       sample  width      snr         dm dm_index "
 	    " members first_sample  last_sample     dm_min     dm_max flood\n"
+	    TEXT_NOTE
 	    "    0.700800000        10950     12    14.87    225.311       68 "
 	    "    2817         8046        11713    200.000    230.500     0\n"
 	    "# FLOOD: more than 2 candidates between 3.000000 and 4.000000 s "
@@ -209,7 +220,8 @@ test_per_dm(void **state)
 	snprintf(path, sizeof(path), "%s_DM3.00.singlepulse", root);
 	text = slurp(path);
 	assert_string_equal(text, "# DM      Sigma      Time (s)     Sample    "
-	    "Downfact\n   3.00    8.00      0.100000        100       1\n"
+	    "Downfact\n" PRESTO_NOTE
+	    "   3.00    8.00      0.100000        100       1\n"
 	    "   3.00    8.00      0.300000        300       1\n"
 	    "   3.00    8.00      0.500000        500       1\n");
 	free(text);
