@@ -191,126 +191,17 @@ sps_fetch_mask_write(FILE *f, const unsigned char *kill, int nchans)
 	return SPS_OK;
 }
 
-void
-sps_cand_sink_init(struct sps_cand_sink *s, const struct sps_cand_out *out,
-    const char *root)
-{
-	memset(s, 0, sizeof(*s));
-	s->out = *out;
-	s->root = root;
-}
-
-static enum sps_err
-hold(struct sps_cand_sink *s, const struct sps_cand *c)
-{
-	struct sps_cand *grown;
-	size_t cap;
-
-	if (s->nheld == s->capheld) {
-		cap = s->capheld > 0 ? 2 * s->capheld : 256;
-		if ((grown = realloc(s->held, cap * sizeof(*grown))) == NULL)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		s->held = grown;
-		s->capheld = cap;
-	}
-	s->held[s->nheld++] = *c;
-	return SPS_OK;
-}
-
 enum sps_err
-sps_cand_sink_put(struct sps_cand_sink *s, const struct sps_cand *c)
+sps_fetch_mask_save(const char *path, const unsigned char *kill, int nchans)
 {
-	s->written++;
-	if (s->root != NULL)
-		return hold(s, c);
-	return sps_cand_out_write(&s->out, c);
-}
-
-/* The DM as PRESTO's file names print it. */
-static void
-dm_name(char *name, size_t len, double dm)
-{
-	snprintf(name, len, "%.2f", dm);
-}
-
-static int
-by_dm_then_sample(const void *a, const void *b)
-{
-	const struct sps_cand *x = a, *y = b;
-	char name[64];
-	double dx, dy;
-
-	dm_name(name, sizeof(name), x->best.dm);
-	dx = strtod(name, NULL);
-	dm_name(name, sizeof(name), y->best.dm);
-	dy = strtod(name, NULL);
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	if (x->best.sample != y->best.sample)
-		return x->best.sample < y->best.sample ? -1 : 1;
-	return (x->best.dm_index > y->best.dm_index) -
-	    (x->best.dm_index < y->best.dm_index);
-}
-
-/* One .singlepulse file of n held candidates from c. */
-static enum sps_err
-write_file(const struct sps_cand_sink *s, const char *path,
-    const struct sps_cand *c, size_t n)
-{
-	struct sps_cand_out out = s->out;
 	struct sps_writer w;
 	enum sps_err e;
-	size_t i;
 
 	if ((e = sps_writer_open(&w, path)) != SPS_OK)
 		return e;
-	out.f = w.f;
-	for (i = 0; i < n; i++)
-		if (sps_cand_out_write(&out, &c[i]) != SPS_OK) {
-			sps_writer_abort(&w);
-			return sps_fail(SPS_EIO, "%s: write error", path);
-		}
-	return sps_writer_close(&w);
-}
-
-static enum sps_err
-write_per_dm(struct sps_cand_sink *s)
-{
-	char *path, name[64], next[64];
-	enum sps_err e;
-	size_t i, n;
-
-	if (s->nheld > 0)	/* qsort's base must not be NULL */
-		qsort(s->held, s->nheld, sizeof(*s->held), by_dm_then_sample);
-	for (i = 0; i < s->nheld; i += n) {
-		dm_name(name, sizeof(name), s->held[i].best.dm);
-		for (n = 1; i + n < s->nheld; n++) {
-			dm_name(next, sizeof(next), s->held[i + n].best.dm);
-			if (strcmp(next, name) != 0)
-				break;
-		}
-		if (asprintf(&path, "%s_DM%s.singlepulse", s->root, name) < 0)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		e = write_file(s, path, s->held + i, n);
-		free(path);
-		if (e != SPS_OK)
-			return e;
+	if (sps_fetch_mask_write(w.f, kill, nchans) != SPS_OK) {
+		sps_writer_abort(&w);
+		return sps_fail(SPS_EIO, "%s: write error", path);
 	}
-	return SPS_OK;
-}
-
-enum sps_err
-sps_cand_sink_close(struct sps_cand_sink *s)
-{
-	if (s->root != NULL)
-		return write_per_dm(s);
-	return sps_cand_out_finish(&s->out);
-}
-
-void
-sps_cand_sink_free(struct sps_cand_sink *s)
-{
-	free(s->held);
-	s->held = NULL;
-	s->nheld = s->capheld = 0;
+	return sps_writer_close(&w);
 }

@@ -362,6 +362,45 @@ cut_events() {
 	assert_equal "${#lines[@]}" 6
 }
 
+@test "sps-peaks: --sort orders the candidates by S/N, time or DM; --top N keeps the N brightest" {
+	local f=$BATS_TEST_TMPDIR/c.ev
+
+	cut_events >"$f"
+	# S/N 9, 10, 11, 12 at samples 1000, 3000, 5000, 7000; DMs 37.5,
+	# 0.75, 45, 15
+	run -0 sps-peaks -q --sort snr "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "7000 5000 3000 1000"
+	run -0 sps-peaks -q --sort dm "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "3000 7000 1000 5000"
+	run -0 sps-peaks -q --sort time "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "1000 3000 5000 7000"
+	run -0 --separate-stderr sps-peaks --top 2 "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "5000 7000"
+	[[ "$stderr" =~ "4 candidates; cut 0 by members, 0 by width, 0 by DM; 2 written" ]] ||
+	    fail "$stderr"
+	run -0 sps-peaks -q --top 3 --sort snr --format heimdall "$f"
+	assert_equal "$(cut -f 2 <<<"$output" | xargs)" "7004 5032 3001"
+	# the top of all DMs, each file in time order
+	run -0 sps-peaks -q --top 2 --per-dm "$BATS_TEST_TMPDIR/r" "$f"
+	run -0 ls "$BATS_TEST_TMPDIR"
+	assert_equal "$(grep -c singlepulse <<<"$output")" 2
+	assert_line "r_DM15.00.singlepulse"
+	assert_line "r_DM45.00.singlepulse"
+}
+
+@test "sps-peaks: a wrong --sort or --top is a usage error" {
+	local f=$BATS_TEST_TMPDIR/c.ev
+
+	cut_events >"$f"
+	run -2 --separate-stderr sps-peaks --sort S/N "$f"
+	assert_equal "${stderr_lines[0]}" "sps-peaks: --sort: unknown order 'S/N' (snr, time or dm)"
+	run -2 --separate-stderr sps-peaks --top 0 "$f"
+	[[ "${stderr_lines[0]}" =~ ^sps-peaks:\ --top ]] || fail "$stderr"
+	run -2 --separate-stderr sps-peaks --sort snr --per-dm r "$f"
+	assert_equal "${stderr_lines[0]}" "sps-peaks: --per-dm files are in time order, as PRESTO's: --sort time only"
+	assert_output ""
+}
+
 @test "sps-peaks: a file, standard input and - give the same; -o writes a file" {
 	{ header; pulse 1000; pulse 2000; } >"$BATS_TEST_TMPDIR/p.ev"
 	sps-peaks -q "$BATS_TEST_TMPDIR/p.ev" >"$BATS_TEST_TMPDIR/a"
