@@ -151,7 +151,8 @@ sps_cand_sink_close(struct sps_cand_sink *s)
 {
 	if (!holds(s))
 		return sps_cand_out_finish(&s->out);
-	sps_cand_keep_top(s->held, s->nheld, s->top, &s->nheld);
+	if (s->top > 0)
+		sps_cand_keep_top(s->held, s->nheld, s->top, &s->nheld);
 	s->written = s->nheld;
 	return s->root != NULL ? write_per_dm(s) : write_held(s);
 }
