@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "candfile.h"
-#include "presto.h"
 #include "writer.h"
 
 enum sps_err
@@ -44,6 +43,15 @@ io(int status)
 	return SPS_OK;
 }
 
+/* Which instant the times give, after the header line of the formats
+ * whose readers skip '#' lines (Heimdall's and FETCH's do not). */
+static const char text_time_note[] = "# time_s = sample * tsamp, s after "
+    "tstart: the start of the best boxcar (its first sample), at the "
+    "centre of the highest channel\n";
+static const char presto_time_note[] = "# Time (s) = Sample * tsamp, s after "
+    "tstart: the centre of the best boxcar (Sample = its first sample + "
+    "Downfact / 2, rounded down), at the centre of the highest channel\n";
+
 /* The text table: column names right-aligned over their columns. */
 static enum sps_err
 text_header(FILE *f)
@@ -55,7 +63,7 @@ text_header(FILE *f)
 	    "dm_index", "members", "first_sample", "last_sample", "dm_min",
 	    "dm_max", "flood");
 	line[0] = '#';
-	return io(fprintf(f, "%s\n", line));
+	return io(fprintf(f, "%s\n%s", line, text_time_note));
 }
 
 static const char presto_header[] =
@@ -156,7 +164,8 @@ sps_cand_out_write(struct sps_cand_out *o, const struct sps_cand *c)
 	if (!o->begun && (e = sps_cand_out_begin(o)) != SPS_OK)
 		return e;
 	if (o->format == SPS_CAND_PRESTO && o->written == 0 &&
-	    (e = io(fputs(presto_header, o->f))) != SPS_OK)
+	    (e = io(fprintf(o->f, "%s%s", presto_header, presto_time_note))) !=
+	    SPS_OK)
 		return e;
 	if ((e = flood_comment(o, c)) != SPS_OK ||
 	    (e = write_row(o, c)) != SPS_OK)
@@ -182,178 +191,17 @@ sps_fetch_mask_write(FILE *f, const unsigned char *kill, int nchans)
 	return SPS_OK;
 }
 
-void
-sps_cand_sink_init(struct sps_cand_sink *s, const struct sps_cand_out *out,
-    const char *root)
-{
-	memset(s, 0, sizeof(*s));
-	s->out = *out;
-	s->root = root;
-}
-
-static enum sps_err
-hold(struct sps_cand_sink *s, const struct sps_cand *c)
-{
-	struct sps_cand *grown;
-	size_t cap;
-
-	if (s->nheld == s->capheld) {
-		cap = s->capheld > 0 ? 2 * s->capheld : 256;
-		if ((grown = realloc(s->held, cap * sizeof(*grown))) == NULL)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		s->held = grown;
-		s->capheld = cap;
-	}
-	s->held[s->nheld++] = *c;
-	return SPS_OK;
-}
-
 enum sps_err
-sps_cand_sink_put(struct sps_cand_sink *s, const struct sps_cand *c)
+sps_fetch_mask_save(const char *path, const unsigned char *kill, int nchans)
 {
-	s->written++;
-	if (s->root != NULL)
-		return hold(s, c);
-	return sps_cand_out_write(&s->out, c);
-}
-
-/* The DM as PRESTO's file names print it. */
-static void
-dm_name(char *name, size_t len, double dm)
-{
-	snprintf(name, len, "%.2f", dm);
-}
-
-static int
-by_dm_then_sample(const void *a, const void *b)
-{
-	const struct sps_cand *x = a, *y = b;
-	char name[64];
-	double dx, dy;
-
-	dm_name(name, sizeof(name), x->best.dm);
-	dx = strtod(name, NULL);
-	dm_name(name, sizeof(name), y->best.dm);
-	dy = strtod(name, NULL);
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	if (x->best.sample != y->best.sample)
-		return x->best.sample < y->best.sample ? -1 : 1;
-	return (x->best.dm_index > y->best.dm_index) -
-	    (x->best.dm_index < y->best.dm_index);
-}
-
-/* One .singlepulse file of n held candidates from c. */
-static enum sps_err
-write_file(const struct sps_cand_sink *s, const char *path,
-    const struct sps_cand *c, size_t n)
-{
-	struct sps_cand_out out = s->out;
 	struct sps_writer w;
 	enum sps_err e;
-	size_t i;
 
 	if ((e = sps_writer_open(&w, path)) != SPS_OK)
 		return e;
-	out.f = w.f;
-	for (i = 0; i < n; i++)
-		if (sps_cand_out_write(&out, &c[i]) != SPS_OK) {
-			sps_writer_abort(&w);
-			return sps_fail(SPS_EIO, "%s: write error", path);
-		}
+	if (sps_fetch_mask_write(w.f, kill, nchans) != SPS_OK) {
+		sps_writer_abort(&w);
+		return sps_fail(SPS_EIO, "%s: write error", path);
+	}
 	return sps_writer_close(&w);
-}
-
-/* The samples the .inf gives: those searched, or when the stream did not
- * know them, up to the end of the last candidate. */
-static uint64_t
-inf_samples(const struct sps_cand_sink *s)
-{
-	uint64_t n = s->meta->nsamples;
-	size_t i;
-
-	for (i = 0; n == 0 && i < s->nheld; i++)
-		if (s->held[i].last_sample + 1 > n)
-			n = s->held[i].last_sample + 1;
-	return n;
-}
-
-/* ROOT_DMd.dd.inf: the series the candidates of DM dm were found in, as
- * the event stream describes it (which does not give a channel width).
- * The .inf of a .dat of that name (PRESTO's, sps-dedisperse's) is kept:
- * it says more. */
-static enum sps_err
-write_inf(const struct sps_cand_sink *s, const char *name, double dm)
-{
-	const struct sps_events_meta *m = s->meta;
-	struct sps_presto_inf inf = { NULL, inf_samples(s), { m->nchans,
-	    fabs(m->foff), 0 }, "sps-peaks", "Candidates of sps-peaks; "
-	    "times from the epoch, at the top of the band" };
-	struct sps_header h;
-	enum sps_err e = SPS_OK;
-	char *root, *path;
-
-	inf.band.low = m->fch1 - (m->nchans > 1 ? (m->nchans - 1) *
-	    inf.band.width : 0);
-	sps_header_init(&h);
-	snprintf(h.source_name, sizeof(h.source_name), "%s", m->source_name);
-	h.tstart = m->tstart;
-	h.tsamp = m->tsamp;
-	h.refdm = dm;
-	if (asprintf(&root, "%s_DM%s", s->root, name) < 0)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	if (asprintf(&path, "%s.inf", root) < 0) {
-		free(root);
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	}
-	inf.root = root;
-	if (!sps_presto_inf_by_other(path, "sps-peaks"))
-		e = sps_presto_save_inf(&h, &inf);
-	free(path);
-	free(root);
-	return e;
-}
-
-static enum sps_err
-write_per_dm(struct sps_cand_sink *s)
-{
-	char *path, name[64], next[64];
-	enum sps_err e;
-	size_t i, n;
-
-	if (s->nheld > 0)	/* qsort's base must not be NULL */
-		qsort(s->held, s->nheld, sizeof(*s->held), by_dm_then_sample);
-	for (i = 0; i < s->nheld; i += n) {
-		dm_name(name, sizeof(name), s->held[i].best.dm);
-		for (n = 1; i + n < s->nheld; n++) {
-			dm_name(next, sizeof(next), s->held[i + n].best.dm);
-			if (strcmp(next, name) != 0)
-				break;
-		}
-		if (asprintf(&path, "%s_DM%s.singlepulse", s->root, name) < 0)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		e = write_file(s, path, s->held + i, n);
-		free(path);
-		if (e == SPS_OK && s->meta != NULL)
-			e = write_inf(s, name, s->held[i].best.dm);
-		if (e != SPS_OK)
-			return e;
-	}
-	return SPS_OK;
-}
-
-enum sps_err
-sps_cand_sink_close(struct sps_cand_sink *s)
-{
-	if (s->root != NULL)
-		return write_per_dm(s);
-	return sps_cand_out_finish(&s->out);
-}
-
-void
-sps_cand_sink_free(struct sps_cand_sink *s)
-{
-	free(s->held);
-	s->held = NULL;
-	s->nheld = s->capheld = 0;
 }

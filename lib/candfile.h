@@ -1,6 +1,7 @@
 /* candfile.h: candidate files: sps's table, Heimdall's .cand, PRESTO's
  * .singlepulse and the candidate CSV of FETCH (and your), with FETCH's
- * channel mask (sps-formats(5), CANDIDATE FILES). */
+ * channel mask (sps-formats(5), CANDIDATE FILES); candsink.h says where
+ * they go. */
 #ifndef SPS_CANDFILE_H
 #define SPS_CANDFILE_H
 
@@ -32,20 +33,6 @@ struct sps_cand_out {
 	int		 begun;		/* what comes before the rows written */
 };
 
-/* Candidates to one stream (out), or with root set to PRESTO's
- * ROOT_DM%.2f.singlepulse files, one per DM that has candidates (trials
- * whose DMs print alike share one), held until sps_cand_sink_close.
- * With meta set too, each file gets the ROOT_DM%.2f.inf that PRESTO's
- * single_pulse_search.py reads beside it to plot. */
-struct sps_cand_sink {
-	struct sps_cand_out out;	/* the stream, or the files' settings */
-	const char	*root;
-	const struct sps_events_meta *meta;	/* NULL: no .inf */
-	struct sps_cand	*held;
-	size_t		 nheld, capheld;
-	uint64_t	 written;	/* candidates put */
-};
-
 /* Parse a format name: text, heimdall, presto, fetch. */
 enum sps_err sps_cand_format_parse(const char *name,
     enum sps_cand_format *fmt);
@@ -64,15 +51,9 @@ enum sps_err sps_cand_out_finish(struct sps_cand_out *o);
  * the file's channel order), one a line; kill may be NULL (none). */
 enum sps_err sps_fetch_mask_write(FILE *f, const unsigned char *kill,
     int nchans);
-
-/* Send candidates to out's stream, or (root not NULL) hold them for the
- * per-DM files that sps_cand_sink_close writes, each under a temporary
- * name until it is complete (writer.h). */
-void sps_cand_sink_init(struct sps_cand_sink *s,
-    const struct sps_cand_out *out, const char *root);
-enum sps_err sps_cand_sink_put(struct sps_cand_sink *s,
-    const struct sps_cand *c);
-enum sps_err sps_cand_sink_close(struct sps_cand_sink *s);
-void sps_cand_sink_free(struct sps_cand_sink *s);
+/* The same to the file at path, under a temporary name until complete
+ * (writer.h); errors name path. */
+enum sps_err sps_fetch_mask_save(const char *path, const unsigned char *kill,
+    int nchans);
 
 #endif

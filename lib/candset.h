@@ -5,7 +5,7 @@
 #ifndef SPS_CANDSET_H
 #define SPS_CANDSET_H
 
-#include "candfile.h"
+#include "candsink.h"
 #include "error.h"
 #include "writer.h"
 

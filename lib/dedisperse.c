@@ -240,8 +240,9 @@ sps_dedisp_smear_note(const struct sps_dedisp_plan *p, char *buf, size_t len)
 		return buf;
 	case SPS_ALGO_TREE_LINEAR:
 		snprintf(buf, len, "tree smearing %.3g ms (largest over trials "
-		    "and channels; Barsdell et al. 2012 eq. A4 bound %.3g ms)",
-		    ms, sps_dedisp_tree_bound(p) * 1e3);
+		    "and channels, delay rounding included; the piecewise-"
+		    "linear error alone, Barsdell et al. 2012 eq. A4: %.3g "
+		    "ms)", ms, sps_dedisp_tree_linear_error(p) * 1e3);
 		return buf;
 	case SPS_ALGO_TREE_PADDED:
 		snprintf(buf, len, "tree smearing %.3g ms (largest over trials "
@@ -253,7 +254,7 @@ sps_dedisp_smear_note(const struct sps_dedisp_plan *p, char *buf, size_t len)
 }
 
 double
-sps_dedisp_tree_bound(const struct sps_dedisp_plan *p)
+sps_dedisp_tree_linear_error(const struct sps_dedisp_plan *p)
 {
 	return p->algo == SPS_ALGO_TREE_LINEAR ? sps_tree_a4(p) : 0;
 }

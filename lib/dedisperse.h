@@ -71,9 +71,11 @@ double sps_dedisp_smear_bound(const struct sps_dedisp_plan *plan);
 const char *sps_dedisp_smear_note(const struct sps_dedisp_plan *plan,
     char *buf, size_t len);
 
-/* Appendix A, eq. A4: the piecewise-linear tree's bound in seconds at the
- * largest DM of the plan (0 for the other algorithms). */
-double sps_dedisp_tree_bound(const struct sps_dedisp_plan *plan);
+/* Appendix A, eq. A4: the error of the piecewise-linear tree's straight
+ * lines alone, in seconds at the largest DM of the plan, without the
+ * rounding of delays that sps_dedisp_smear_bound includes (0 for the
+ * other algorithms). */
+double sps_dedisp_tree_linear_error(const struct sps_dedisp_plan *plan);
 
 enum sps_dedisp_algo sps_dedisp_algo(const struct sps_dedisp_plan *plan);
 

@@ -27,27 +27,30 @@ io_fail(const char *what)
 	return sps_fail(SPS_EIO, "%s: %s", what, strerror(errno));
 }
 
-/* Raw block reading: the values of a block as bytes, trial after trial. */
+/* Raw block reading: the values of a block as bytes, trial after trial;
+ * errors name the input. */
 static enum sps_err
-read_raw_block(FILE *in, const struct sps_header *h, unsigned char *buf,
-    size_t *n)
+read_raw_block(FILE *in, const char *name, const struct sps_header *h,
+    unsigned char *buf, size_t *n)
 {
 	enum sps_err e;
 	size_t len;
 
-	if ((e = sps_dmtime_read_frame(in, h, n)) != SPS_OK)
+	if ((e = sps_dmtime_read_frame(in, h, n)) == SPS_EEOF)
 		return e;
+	if (e != SPS_OK)
+		return sps_fail(e, "%s: %s", name, sps_errmsg());
 	len = sps_dmtime_block_values(h, *n) * value_bytes(h);
 	if (fread(buf, 1, len, in) != len)
-		return ferror(in) ? io_fail("read") : sps_fail(SPS_ETRUNC,
-		    "DM-time stream cut short in a block");
+		return ferror(in) ? io_fail(name) : sps_fail(SPS_ETRUNC,
+		    "%s: DM-time stream cut short in a block", name);
 	return SPS_OK;
 }
 
 /* Copy the blocks to a temporary file, counting base samples. */
 static enum sps_err
-spool(FILE *in, const struct sps_header *h, unsigned char *buf, FILE **tmp,
-    uint64_t *n)
+spool(FILE *in, const char *name, const struct sps_header *h,
+    unsigned char *buf, FILE **tmp, uint64_t *n)
 {
 	enum sps_err e;
 	size_t got;
@@ -55,7 +58,7 @@ spool(FILE *in, const struct sps_header *h, unsigned char *buf, FILE **tmp,
 	if ((*tmp = tmpfile()) == NULL)
 		return io_fail("temporary file");
 	*n = 0;
-	while ((e = read_raw_block(in, h, buf, &got)) == SPS_OK) {
+	while ((e = read_raw_block(in, name, h, buf, &got)) == SPS_OK) {
 		if (sps_dmtime_write_frame(*tmp, got) != SPS_OK ||
 		    fwrite(buf, value_bytes(h), sps_dmtime_block_values(h, got),
 		    *tmp) != sps_dmtime_block_values(h, got))
@@ -91,8 +94,8 @@ write_dm_header(FILE *out, const struct sps_header *h, uint64_t n,
 }
 
 enum sps_err
-sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
-    uint64_t *n)
+sps_dmturn_to_dm(FILE *in, const char *name, const struct sps_header *h,
+    FILE *out, uint64_t *n)
 {
 	size_t vb = value_bytes(h), got, i;
 	unsigned char *buf = malloc(sps_dmtime_block_values(h,
@@ -109,12 +112,12 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 	}
 	*n = sps_header_has(h, "nsamples") ? (uint64_t)h->nsamples : 0;
 	if (!sps_header_has(h, "nsamples")) {
-		if ((e = spool(in, h, buf, &tmp, n)) != SPS_OK)
+		if ((e = spool(in, name, h, buf, &tmp, n)) != SPS_OK)
 			goto done;
 		src = tmp;
 		if (*n == 0) {
-			e = sps_fail(SPS_ETRUNC, "empty DM-time stream (a header "
-			    "and no blocks)");
+			e = sps_fail(SPS_ETRUNC, "%s: empty DM-time stream (a "
+			    "header and no blocks)", name);
 			goto done;
 		}
 	}
@@ -125,16 +128,16 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 		at[i + 1] = at[i] + (off_t)(sps_dmturn_trial_samples(h, (int)i,
 		    *n) * vb);
 	memcpy(end, at + 1, (size_t)h->ndms * sizeof(off_t));
-	while ((e = read_raw_block(src, h, buf, &got)) == SPS_OK) {
+	while ((e = read_raw_block(src, name, h, buf, &got)) == SPS_OK) {
 		size_t off = 0;
 
 		for (i = 0; i < (size_t)h->ndms; i++) {
 			size_t len = got / (size_t)h->scrunch[i] * vb;
 
 			if (at[i] + (off_t)len > end[i]) {
-				e = sps_fail(SPS_EFORMAT, "the DM-time stream "
-				    "holds more samples than its nsamples %llu",
-				    (unsigned long long)*n);
+				e = sps_fail(SPS_EFORMAT, "%s: the DM-time "
+				    "stream holds more samples than its "
+				    "nsamples %llu", name, (unsigned long long)*n);
 				goto done;
 			}
 			if (fseeko(out, at[i], SEEK_SET) != 0 ||
@@ -150,8 +153,8 @@ sps_dmturn_to_dm(FILE *in, const struct sps_header *h, FILE *out,
 		e = SPS_OK;
 	for (i = 0; e == SPS_OK && i < (size_t)h->ndms; i++)
 		if (at[i] != end[i])
-			e = sps_fail(SPS_ETRUNC, "the DM-time stream holds fewer "
-			    "samples than its nsamples %llu",
+			e = sps_fail(SPS_ETRUNC, "%s: the DM-time stream holds "
+			    "fewer samples than its nsamples %llu", name,
 			    (unsigned long long)*n);
 	if (e == SPS_OK && fseeko(out, 0, SEEK_END) != 0)
 		e = io_fail("write");
@@ -180,7 +183,8 @@ write_time_header(FILE *out, const struct sps_header *h)
 }
 
 enum sps_err
-sps_dmturn_to_time(FILE *in, const struct sps_header *h, FILE *out)
+sps_dmturn_to_time(FILE *in, const char *name, const struct sps_header *h,
+    FILE *out)
 {
 	uint64_t n = (uint64_t)h->nsamples, done = 0;
 	size_t vb = value_bytes(h), i;
@@ -194,7 +198,8 @@ sps_dmturn_to_time(FILE *in, const struct sps_header *h, FILE *out)
 		goto done;
 	}
 	if (!sps_header_has(h, "nsamples") || h->nsamples < 1) {
-		e = sps_fail(SPS_EFORMAT, "DM-major file without nsamples");
+		e = sps_fail(SPS_EFORMAT, "%s: DM-major file without "
+		    "nsamples", name);
 		goto done;
 	}
 	if ((e = write_time_header(out, h)) != SPS_OK)
@@ -212,9 +217,9 @@ sps_dmturn_to_time(FILE *in, const struct sps_header *h, FILE *out)
 
 			if (fseeko(in, at[i], SEEK_SET) != 0 ||
 			    fread(buf + off, 1, len, in) != len)
-				e = ferror(in) ? io_fail("read") : sps_fail(
-				    SPS_ETRUNC, "DM-major file cut short in "
-				    "trial %zu", i);
+				e = ferror(in) ? io_fail(name) : sps_fail(
+				    SPS_ETRUNC, "%s: DM-major file cut short "
+				    "in trial %zu", name, i);
 			at[i] += (off_t)len;
 			off += len;
 		}

@@ -24,13 +24,14 @@ uint64_t sps_dmturn_trial_samples(const struct sps_header *h, int trial,
 /* Read the DM-time blocks that follow h from in and write the DM-major
  * file to out, which must be a regular file (it is written out of order).
  * When h has no nsamples (a pipe), the blocks are first spooled to a
- * temporary file.  *n gets the base samples. */
-enum sps_err sps_dmturn_to_dm(FILE *in, const struct sps_header *h,
-    FILE *out, uint64_t *n);
+ * temporary file.  *n gets the base samples.  A fault of the input names
+ * it (name). */
+enum sps_err sps_dmturn_to_dm(FILE *in, const char *name,
+    const struct sps_header *h, FILE *out, uint64_t *n);
 
-/* Read the DM-major file in (a regular file; h is its header, just read)
- * and write the DM-time stream to out. */
-enum sps_err sps_dmturn_to_time(FILE *in, const struct sps_header *h,
-    FILE *out);
+/* Read the DM-major file in (a regular file called name; h is its header,
+ * just read) and write the DM-time stream to out. */
+enum sps_err sps_dmturn_to_time(FILE *in, const char *name,
+    const struct sps_header *h, FILE *out);
 
 #endif

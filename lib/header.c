@@ -723,42 +723,6 @@ sps_is_timeseries(const struct sps_header *h)
 }
 
 const char *
-sps_telescope_name(int id)
-{
-	static const struct { int id; const char *name; } names[] = {
-		{ 0, "Fake" }, { 1, "Arecibo" }, { 2, "Ooty" },
-		{ 3, "Nancay" }, { 4, "Parkes" }, { 5, "Jodrell" },
-		{ 6, "GBT" }, { 7, "GMRT" }, { 8, "Effelsberg" },
-		{ 9, "140ft" }, { 10, "SRT" }, { 64, "MeerKAT" },
-		{ 65, "KAT-7" }, { 82, "eMerlin" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].id == id)
-			return names[i].name;
-	return NULL;
-}
-
-const char *
-sps_machine_name(int id)
-{
-	static const struct { int id; const char *name; } names[] = {
-		{ 0, "FAKE" }, { 1, "PSPM" }, { 2, "WAPP" }, { 3, "AOFTM" },
-		{ 4, "BPP" }, { 5, "OOTY" }, { 6, "SCAMP" }, { 7, "GMRTFB" },
-		{ 8, "PULSAR2000" }, { 9, "PARSPEC" }, { 10, "BPSR" },
-		{ 14, "GMRTNEW" }, { 64, "KAT" }, { 65, "KAT-DC2" },
-		{ 82, "loft-e" }, { 83, "ROACH" }, { 88, "AT-PAF" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].id == id)
-			return names[i].name;
-	return NULL;
-}
-
-const char *
 sps_data_type_name(int type)
 {
 	static const char *names[] = {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "telescope.h"
 
 #define SPS_HEADER_MAX	65536	/* longest header accepted, bytes */
 #define SPS_STRING_MAX	80	/* longest keyword; string values kept */
@@ -154,9 +155,8 @@ int sps_spectrum_whole_bytes(const struct sps_header *h);
 double sps_channel_freq(const struct sps_header *h, int c);	/* MHz */
 int sps_is_timeseries(const struct sps_header *h);
 
-/* Names for ids, or NULL when unknown. */
-const char *sps_telescope_name(int id);
-const char *sps_machine_name(int id);
+/* The name of a data_type, or NULL when unknown (telescope.h names
+ * telescope_id and machine_id). */
 const char *sps_data_type_name(int type);
 
 #endif

@@ -7,8 +7,6 @@
 #include "header_edit.h"
 #include "reader.h"
 
-#define MAX_ID	1024	/* telescope and machine ids searched for a name */
-
 int
 sps_header_edit_known(const struct sps_header_edit *e)
 {
@@ -20,22 +18,17 @@ sps_header_edit_known(const struct sps_header_edit *e)
 static enum sps_err
 set_keyword(struct sps_header *h, const char *key, const char *value)
 {
-	const char *name;
 	char number[16];
-	int id;
+	int id = -1;
 
-	if (strcmp(key, "telescope_id") == 0 || strcmp(key, "machine_id") ==
-	    0) {
-		for (id = 0; id < MAX_ID; id++) {
-			name = key[0] == 't' ? sps_telescope_name(id) :
-			    sps_machine_name(id);
-			if (name != NULL && strcasecmp(name, value) == 0) {
-				snprintf(number, sizeof(number), "%d", id);
-				return sps_header_set(h, key, number);
-			}
-		}
-	}
-	return sps_header_set(h, key, value);
+	if (strcmp(key, "telescope_id") == 0)
+		id = sps_telescope_id(value);
+	else if (strcmp(key, "machine_id") == 0)
+		id = sps_machine_id(value);
+	if (id < 0)
+		return sps_header_set(h, key, value);
+	snprintf(number, sizeof(number), "%d", id);
+	return sps_header_set(h, key, number);
 }
 
 static enum sps_err

@@ -112,12 +112,22 @@ frame_name(const struct sps_header *h)
 	return h->barycentric ? "barycentric" : "topocentric";
 }
 
-static void
-telescope_text(const struct sps_header *h, char *buf, size_t len)
+/* The recording's own name if it has one, else the code's. */
+static const char *
+own_name(const char *own, const char *code_name)
 {
+	return own != NULL && own[0] != '\0' ? own : code_name;
+}
+
+static void
+telescope_text(const struct sps_header_derived *d, char *buf, size_t len)
+{
+	const struct sps_header *h = d->h;
 	const char *name = sps_telescope_name(h->telescope_id);
 
-	if (sps_header_has(h, "telescope_id") && name != NULL)
+	if (own_name(d->telescope, NULL) != NULL)
+		snprintf(buf, len, "%s", d->telescope);
+	else if (sps_header_has(h, "telescope_id") && name != NULL)
 		snprintf(buf, len, "%s", name);
 	else if (sps_header_has(h, "telescope"))
 		snprintf(buf, len, "%s", h->telescope);
@@ -129,11 +139,14 @@ telescope_text(const struct sps_header *h, char *buf, size_t len)
 }
 
 static void
-machine_text(const struct sps_header *h, char *buf, size_t len)
+machine_text(const struct sps_header_derived *d, char *buf, size_t len)
 {
+	const struct sps_header *h = d->h;
 	const char *name = sps_machine_name(h->machine_id);
 
-	if (!sps_header_has(h, "machine_id"))
+	if (own_name(d->backend, NULL) != NULL)
+		snprintf(buf, len, "%s", d->backend);
+	else if (!sps_header_has(h, "machine_id"))
 		snprintf(buf, len, "unknown");
 	else if (name != NULL)
 		snprintf(buf, len, "%s", name);
@@ -256,10 +269,10 @@ value_text(const struct sps_header_derived *d, enum sps_header_value v,
 
 	switch (v) {
 	case SPS_VALUE_TELESCOPE:
-		telescope_text(h, buf, len);
+		telescope_text(d, buf, len);
 		break;
 	case SPS_VALUE_MACHINE:
-		machine_text(h, buf, len);
+		machine_text(d, buf, len);
 		break;
 	case SPS_VALUE_SOURCE_NAME:
 		snprintf(buf, len, "%s", h->source_name);
@@ -459,9 +472,9 @@ print_identity(struct table *t)
 		    "recording?)", (unsigned long long)t->d->cut_bytes);
 	datatype_text(h, type, sizeof(type));
 	row(t, "Data type", "%s (%s)", type, frame_name(h));
-	telescope_text(h, buf, sizeof(buf));
+	telescope_text(t->d, buf, sizeof(buf));
 	row(t, "Telescope", "%s", buf);
-	machine_text(h, buf, sizeof(buf));
+	machine_text(t->d, buf, sizeof(buf));
 	row(t, "Datataking Machine", "%s", buf);
 	mark_shown(t, "data_type");
 	mark_shown(t, "barycentric");
@@ -738,10 +751,12 @@ sps_header_show_json(FILE *out, const struct sps_header_derived *d)
 	fprintf(out, ",\n  \"bandwidth\": ");
 	json_derived(out, d->bandwidth);
 	fprintf(out, ",\n  \"frame\": \"%s\",\n", frame_name(h));
-	json_name(out, "telescope_name", sps_header_has(h, "telescope_id") ?
-	    sps_telescope_name(h->telescope_id) : NULL, ",");
-	json_name(out, "machine_name", sps_header_has(h, "machine_id") ?
-	    sps_machine_name(h->machine_id) : NULL, ",");
+	json_name(out, "telescope_name", own_name(d->telescope,
+	    sps_header_has(h, "telescope_id") ?
+	    sps_telescope_name(h->telescope_id) : NULL), ",");
+	json_name(out, "machine_name", own_name(d->backend,
+	    sps_header_has(h, "machine_id") ?
+	    sps_machine_name(h->machine_id) : NULL), ",");
 	json_name(out, "data_type_name", sps_data_type_name(h->data_type), "");
 	fprintf(out, "}\n");
 }

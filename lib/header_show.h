@@ -45,10 +45,15 @@ struct sps_header_derived {
 	uint64_t	cut_bytes;	/* after the last whole spectrum */
 	double		flow, fhigh;	/* centres of the extreme channels */
 	double		bandwidth;	/* MHz, channel widths included */
+	const char	*telescope;	/* the recording's own names (PSRFITS */
+	const char	*backend;	/* TELESCOP, BACKEND), or NULL */
 };
 
 /* Derive what is shown of h over nspectra spectra of data (h is kept by
- * pointer, not copied); cut_bytes is left 0 for the caller to set. */
+ * pointer, not copied); cut_bytes, telescope and backend are left 0 for
+ * the caller to set.  The recording's own names, when set, are shown for
+ * the telescope and the backend: a code's name may differ from them (the
+ * codes of telescope.h are SIGPROC's). */
 void sps_header_derive(struct sps_header_derived *d,
     const struct sps_header *h, uint64_t nspectra);
 

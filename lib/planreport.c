@@ -104,27 +104,33 @@ ms(double s)
 	return 1e3 * s;
 }
 
-static void
-report_ranges(FILE *f, const struct sps_plan_range *r, size_t n,
-    double width_us)
+/* The fraction of a matched boxcar's S/N that a pulse of width w keeps
+ * when smeared by total (both s). */
+static double
+snr_kept(double w, double total)
 {
-	double w = 1e-6 * width_us;
+	return sqrt(w / sqrt(w * w + total * total));
+}
+
+/* The S/N is shown for widths the search covers: its narrowest boxcar,
+ * one sample of the range, and a typical burst. */
+static void
+report_ranges(FILE *f, const struct sps_plan_range *r, size_t n)
+{
 	size_t i;
 
-	fprintf(f, "%10s %10s %7s %9s %9s %4s %8s %8s %8s %8s %8s %6s\n",
+	fprintf(f, "%10s %10s %7s %9s %9s %4s %8s %8s %8s %8s %8s %7s %8s\n",
 	    "DM lo", "DM hi", "trials", "step min", "step max", "scr",
-	    "t_scr", "t_step", "t_chan", "t_sub", "total", "S/N");
-	for (i = 0; i < n; i++, r++) {
+	    "t_scr", "t_step", "t_chan", "t_sub", "total", "S/N(b)",
+	    "S/N(1ms)");
+	for (i = 0; i < n; i++, r++)
 		fprintf(f, "%10.3f %10.3f %7zu %9.4g %9.4g %4d %8.4g %8.4g "
-		    "%8.4g %8.4g %8.4g", r->dm_lo, r->dm_hi, r->count,
-		    r->step_min, r->step_max, r->scrunch, ms(r->t_scrunch),
-		    ms(r->t_step), ms(r->t_chan), ms(r->t_sub), ms(r->t_total));
-		if (w > 0)
-			fprintf(f, " %5.1f%%\n", 100 * sqrt(w /
-			    sqrt(w * w + r->t_total * r->t_total)));
-		else
-			fprintf(f, " %6s\n", "-");
-	}
+		    "%8.4g %8.4g %8.4g %6.1f%% %7.1f%%\n", r->dm_lo, r->dm_hi,
+		    r->count, r->step_min, r->step_max, r->scrunch,
+		    ms(r->t_scrunch), ms(r->t_step), ms(r->t_chan),
+		    ms(r->t_sub), ms(r->t_total), 100 * snr_kept(r->t_scrunch,
+		    r->t_total), 100 * snr_kept(SPS_PLAN_TYPICAL_WIDTH,
+		    r->t_total));
 }
 
 void
@@ -145,9 +151,11 @@ sps_plan_report(FILE *f, const struct sps_plan_made *m,
 	fprintf(f, "sps-plan: %d channels, %g to %g MHz, tsamp %g us, "
 	    "diagonal DM %.4g\n", h->nchans, ftop, ftop - (h->nchans - 1) *
 	    fabs(h->foff), 1e6 * h->tsamp, diag);
-	fprintf(f, "sps-plan: smearing in ms, S/N kept for a %g us pulse%s:\n",
-	    r->width_us, r->nsub > 0 ? ", with sub-bands" : "");
-	report_ranges(f, m->ranges, m->nranges, r->width_us);
+	fprintf(f, "sps-plan: smearing in ms%s; S/N kept by a pulse as wide "
+	    "as the narrowest boxcar (b = tsamp x scr) and by a %g ms "
+	    "pulse:\n", r->nsub > 0 ? ", with sub-bands" : "",
+	    ms(SPS_PLAN_TYPICAL_WIDTH));
+	report_ranges(f, m->ranges, m->nranges);
 	per_s = sps_plan_work(p, h, 1.0 / h->tsamp, r->nsub, 0);
 	fprintf(f, "sps-plan: work %.4g channel additions per second of "
 	    "data", per_s);

@@ -11,6 +11,8 @@
 #include "error.h"
 #include "planmake.h"
 
+#define SPS_PLAN_TYPICAL_WIDTH	1e-3	/* s: a burst's width, for the S/N */
+
 /* Write m's plan as a text plan (sps_plan_write) whose comment says
  * how r made it. */
 enum sps_err sps_plan_write_made(FILE *f, const struct sps_plan_made *m,
@@ -24,8 +26,10 @@ enum sps_err sps_plan_json_made(FILE *f, const struct sps_plan_made *m,
 
 /* sps-plan's report: DDplan.py's table when it made the plan, the trials
  * and the observation, a table of the ranges' smearing (ms) with the S/N
- * a pulse of r's width keeps, the work per second of data (and for the
- * data's samples when known) and the memory for blocks of r's gulp. */
+ * kept by a pulse as wide as the range's narrowest boxcar (one scrunched
+ * sample) and by one of SPS_PLAN_TYPICAL_WIDTH, the work per second of
+ * data (and for the data's samples when known) and the memory for blocks
+ * of r's gulp. */
 void sps_plan_report(FILE *f, const struct sps_plan_made *m,
     const struct sps_plan_recipe *r);
 

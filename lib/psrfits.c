@@ -365,29 +365,6 @@ pack_sexagesimal(const char *text, double *packed)
 	return 1;
 }
 
-static int
-telescope_id(const char *name)
-{
-	static const struct { const char *prefix; int id; } ids[] = {
-		{ "ARECIBO", 1 }, { "AO", 1 }, { "OOTY", 2 },
-		{ "NANCAY", 3 }, { "NRT", 3 }, { "PARKES", 4 }, { "PKS", 4 },
-		{ "MURRIYANG", 4 }, { "JODRELL", 5 }, { "LOVELL", 5 },
-		{ "JB", 5 }, { "GBT", 6 }, { "GB", 6 }, { "GMRT", 7 },
-		{ "EFFELSBERG", 8 }, { "EFF", 8 }, { "SRT", 10 },
-		{ "CHIME", 20 }, { "FAST", 21 }, { "MEERKAT", 64 },
-		{ "KAT-7", 65 },
-	};
-	size_t i, len;
-
-	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		len = strlen(ids[i].prefix);
-		if (strncasecmp(name, ids[i].prefix, len) == 0 &&
-		    !isalnum((unsigned char)name[len]))
-			return ids[i].id;
-	}
-	return -1;
-}
-
 static void
 set_string(struct sps_header *h, const char *key, char *field,
     const char *value)
@@ -419,7 +396,7 @@ read_identity(struct psrfits *s, fitsfile *fp, struct sps_header *h)
 	    strcmp(base, "-") == 0 ? "stdin" : base);
 	opt_string(s, fp, "TELESCOP", s->info.telescope,
 	    sizeof(s->info.telescope));
-	if ((id = telescope_id(s->info.telescope)) >= 0) {
+	if ((id = sps_telescope_id(s->info.telescope)) >= 0) {
 		h->telescope_id = id;
 		sps_header_mark(h, "telescope_id");
 	}
@@ -427,6 +404,10 @@ read_identity(struct psrfits *s, fitsfile *fp, struct sps_header *h)
 	    sizeof(s->info.frontend));
 	opt_string(s, fp, "BACKEND", s->info.backend,
 	    sizeof(s->info.backend));
+	if ((id = sps_machine_id(s->info.backend)) >= 0) {
+		h->machine_id = id;
+		sps_header_mark(h, "machine_id");
+	}
 	opt_string(s, fp, "RA", text, sizeof(text));
 	if (pack_sexagesimal(text, &packed)) {
 		h->src_raj = packed;

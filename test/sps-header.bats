@@ -486,3 +486,19 @@ json_valid() {
 	run -1 --separate-stderr sps-header "$t/lone.dat"
 	assert_equal "$stderr" "sps-header: $t/lone.dat: no $t/lone.inf beside it (No such file or directory): a PRESTO .dat is described by its .inf"
 }
+
+@test "sps-header: a PSRFITS file's own telescope and backend are shown; sps-filterbank writes their SIGPROC codes" {
+	# src1_small.fits: TELESCOP 'VLA', BACKEND 'YUPPI'
+	run -0 sps-header "$DATA/src1_small.fits"
+	assert_line "Telescope                        : VLA"
+	assert_line "Datataking Machine               : YUPPI"
+	run -0 sps-header --telescope --machine "$DATA/parkes_4bit.sf"
+	assert_equal "${lines[*]}" "Parkes Medusa"
+	# VLA is PRESTO's telescope 12; YUPPI is in neither list: no code
+	sps-filterbank -q "$DATA/src1_small.fits" -o "$BATS_TEST_TMPDIR/v.fil"
+	run -0 sps-header --json "$BATS_TEST_TMPDIR/v.fil"
+	assert_line --partial '"telescope_id": 12,'
+	refute_line --partial '"machine_id"'
+	run -0 sps-header --telescope --machine "$BATS_TEST_TMPDIR/v.fil"
+	assert_equal "${lines[*]}" "VLA unknown"
+}

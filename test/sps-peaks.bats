@@ -45,6 +45,11 @@ pulse() {
 	}'
 }
 
+# The comment line under the column names of the table and of a
+# .singlepulse file: which instant the times give.
+TEXT_NOTE="# time_s = sample * tsamp, s after tstart: the start of the best boxcar (its first sample), at the centre of the highest channel"
+PRESTO_NOTE="# Time (s) = Sample * tsamp, s after tstart: the centre of the best boxcar (Sample = its first sample + Downfact / 2, rounded down), at the centre of the highest channel"
+
 # The rows of a table (no comment lines).
 rows() {
 	grep -v '^#' "$1" || true
@@ -53,9 +58,10 @@ rows() {
 @test "sps-peaks: one bright pulse at many DMs, widths and samples is one candidate" {
 	{ header; pulse 1000; } >"$BATS_TEST_TMPDIR/one.ev"
 	run -0 --separate-stderr sps-peaks "$BATS_TEST_TMPDIR/one.ev"
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
 	assert_equal "${lines[0]}" "#        time_s       sample  width      snr         dm dm_index  members first_sample  last_sample     dm_min     dm_max flood"
-	assert_equal "${lines[1]}" "    1.000000000         1000      4    30.00     37.500       50      205          996         1019     22.500     52.500     0"
+	assert_equal "${lines[1]}" "$TEXT_NOTE"
+	assert_equal "${lines[2]}" "    1.000000000         1000      4    30.00     37.500       50      205          996         1019     22.500     52.500     0"
 	[[ "$stderr" =~ "205 events, 205 at S/N >= 6, 1 candidates" ]] ||
 	    fail "summary: $stderr"
 }
@@ -63,9 +69,9 @@ rows() {
 @test "sps-peaks: two pulses 1 s apart are two candidates, in time order" {
 	{ header; pulse 2000; pulse 1000; } >"$BATS_TEST_TMPDIR/two.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/two.ev"
-	assert_equal "${#lines[@]}" 3
-	read -r t1 s1 w1 snr1 dm1 i1 m1 rest <<<"${lines[1]}"
-	read -r t2 s2 w2 snr2 dm2 i2 m2 rest <<<"${lines[2]}"
+	assert_equal "${#lines[@]}" 4
+	read -r t1 s1 w1 snr1 dm1 i1 m1 rest <<<"${lines[2]}"
+	read -r t2 s2 w2 snr2 dm2 i2 m2 rest <<<"${lines[3]}"
 	assert_equal "$s1 $m1 $t1" "1000 205 1.000000000"
 	assert_equal "$s2 $m2 $t2" "2000 205 2.000000000"
 }
@@ -76,14 +82,14 @@ rows() {
 	{ header; event 10 1000 4 7; event 50 1000 4 9; event 30 1000 4 8; } \
 	    >"$BATS_TEST_TMPDIR/chain.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/chain.ev"
-	assert_equal "${#lines[@]}" 2
-	read -r t s w snr dm i m first last dmlo dmhi flood <<<"${lines[1]}"
+	assert_equal "${#lines[@]}" 3
+	read -r t s w snr dm i m first last dmlo dmhi flood <<<"${lines[2]}"
 	assert_equal "$m $i $dmlo $dmhi" "3 50 7.500 37.500"
 	# without B: two candidates
 	{ header; event 10 1000 4 7; event 50 1000 4 9; } \
 	    >"$BATS_TEST_TMPDIR/ac.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/ac.ev"
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 }
 
 @test "sps-peaks: --cand-sep-time, --cand-sep-filter and --cand-sep-dm set the linking lengths" {
@@ -91,34 +97,34 @@ rows() {
 	{ header; event 5 1000 8 7; event 5 1025 8 7; } >"$BATS_TEST_TMPDIR/t.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/t.ev"
 	assert_equal "$(rows "$BATS_TEST_TMPDIR/t.ev" | wc -l)" 2
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	run -0 sps-peaks -q --cand-sep-time 4 "$BATS_TEST_TMPDIR/t.ev"
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
 	run -0 sps-peaks -q --cand_sep_time 4 "$BATS_TEST_TMPDIR/t.ev"
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
 	# widths 1 and 16 are 4 factors of 2 apart
 	{ header; event 5 1000 1 7; event 5 1000 16 7; } >"$BATS_TEST_TMPDIR/w.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/w.ev"
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	run -0 sps-peaks -q --cand-sep-filter 4 "$BATS_TEST_TMPDIR/w.ev"
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
 	# trials 5 and 8 are 3 apart
 	{ header; event 5 1000 4 7; event 8 1000 4 7; } >"$BATS_TEST_TMPDIR/d.ev"
 	run -0 sps-peaks -q --cand-sep-dm 2 "$BATS_TEST_TMPDIR/d.ev"
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	run -0 sps-peaks -q --cand_sep_dm_trial 3 "$BATS_TEST_TMPDIR/d.ev"
-	assert_equal "${#lines[@]}" 2
-	run -0 sps-peaks -q --no-cluster "$BATS_TEST_TMPDIR/d.ev"
 	assert_equal "${#lines[@]}" 3
+	run -0 sps-peaks -q --no-cluster "$BATS_TEST_TMPDIR/d.ev"
+	assert_equal "${#lines[@]}" 4
 }
 
 @test "sps-peaks: -s keeps the events at or above the threshold" {
 	{ header; event 5 1000 4 7; event 5 3000 4 9.5; event 5 5000 4 12; } \
 	    >"$BATS_TEST_TMPDIR/s.ev"
 	run -0 sps-peaks -q -s 9.5 "$BATS_TEST_TMPDIR/s.ev"
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	run -0 sps-peaks -q --threshold 12.5 "$BATS_TEST_TMPDIR/s.ev"
-	assert_equal "${#lines[@]}" 1
+	assert_equal "${#lines[@]}" 2
 }
 
 @test "sps-peaks: --format heimdall writes Heimdall's 9 tab-separated .cand columns" {
@@ -145,11 +151,12 @@ rows() {
 @test "sps-peaks: --format presto writes PRESTO's .singlepulse layout" {
 	{ header; pulse 1000; event 80 5001 7 8.25; } >"$BATS_TEST_TMPDIR/p.ev"
 	run -0 sps-peaks -q --format presto "$BATS_TEST_TMPDIR/p.ev"
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	assert_equal "${lines[0]}" "# DM      Sigma      Time (s)     Sample    Downfact"
+	assert_equal "${lines[1]}" "$PRESTO_NOTE"
 	# %7.2f %7.2f %13.6f %10d     %3d; sample = centre of the boxcar
-	assert_equal "${lines[1]}" "  37.50   30.00      1.002000       1002       4"
-	assert_equal "${lines[2]}" "  60.00    8.25      5.004000       5004       7"
+	assert_equal "${lines[2]}" "  37.50   30.00      1.002000       1002       4"
+	assert_equal "${lines[3]}" "  60.00    8.25      5.004000       5004       7"
 }
 
 @test "sps-peaks: a .singlepulse file without candidates is empty" {
@@ -160,7 +167,7 @@ rows() {
 	[ -f "$BATS_TEST_TMPDIR/none.sp" ]
 	[ ! -s "$BATS_TEST_TMPDIR/none.sp" ]
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/none.ev"
-	assert_equal "${#lines[@]}" 1
+	assert_equal "${#lines[@]}" 2
 }
 
 @test "sps-peaks: --per-dm writes one ROOT_DM%.2f.singlepulse per DM" {
@@ -174,10 +181,58 @@ rows() {
 	assert_line "root_DM60.00.singlepulse"
 	assert_equal "$(ls "$BATS_TEST_TMPDIR" | grep -c singlepulse)" 2
 	printf '%s\n' "# DM      Sigma      Time (s)     Sample    Downfact" \
-	    "  60.00    9.00      3.001000       3001       2" \
+	    "$PRESTO_NOTE" "  60.00    9.00      3.001000       3001       2" \
 	    "  60.00    8.25      5.004000       5004       7" \
 	    >"$BATS_TEST_TMPDIR/expect"
 	cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/root_DM60.00.singlepulse"
+}
+
+# Two pulses sps-fake centres at the top of the band (64 us samples, no
+# smearing, found at their DM): 30 samples centred on 2 s, and 29 on
+# 6.000032 s, so that the boxcars start at sample 31235 and 93736.
+fake_pulses() {
+	sps-fake -q --tobs 8 --tsamp 64 --nbits 32 --nosmear --seed 5 \
+	    --pulse dm=300,t=2,width=1.92ms,snr=100,shape=rect \
+	    --pulse dm=300,t=6.000032,width=1.856ms,snr=100,shape=rect |
+	    sps-dedisperse -q -d 300 | sps-boxcar -q -a exhaustive
+}
+
+@test "sps-peaks: each format's times: the table the boxcar's start, Heimdall, PRESTO and FETCH its centre, at the top of the band" {
+	local d=$BATS_TEST_TMPDIR
+
+	fake_pulses >"$d/p.ev"
+	for f in text heimdall presto; do
+		sps-peaks -q --format $f "$d/p.ev" >"$d/$f"
+	done
+	sps-peaks -q --format fetch --data p.fil "$d/p.ev" >"$d/fetch"
+	# the comment under the column names says which instant
+	assert_equal "$(sed -n 2p "$d/text")" "$TEXT_NOTE"
+	assert_equal "$(sed -n 2p "$d/presto")" "$PRESTO_NOTE"
+	# none where readers would take a comment for a row
+	assert_equal "$(grep -c '^[^0-9]' "$d/heimdall")" 0
+	assert_equal "$(sed -n 1p "$d/fetch")" "file,snr,stime,width,dm,label,chan_mask_path,num_files"
+	run -0 awk '!/^#/ { print $1, $2, $3 }' "$d/text"
+	assert_equal "${lines[*]}" "1.999040000 31235 30 5.999104000 93736 29"
+	# row by row: the table's start + width / 2 rounded down is Heimdall's
+	# and PRESTO's sample, times are samples x tsamp, the middle of the
+	# boxcar is where sps-fake put the pulse
+	paste <(grep -v '^#' "$d/text") <(cat "$d/heimdall") \
+	    <(grep -v '^#' "$d/presto") <(sed 1d "$d/fetch" | tr , ' ') |
+	    awk -v dt=64e-6 '
+	    function off(a, b, e) { return (a - b) ^ 2 > (e ? e : 1e-9) ^ 2 }
+	    {	t = $1; s = $2; w = $3; cs = $14; ct = $15; pt = $24
+		ps = $25; ft = $29
+		if (cs != s + int(w / 2) || ps != cs) bad = bad " sample"
+		if (off(t, s * dt) || off(ct, cs * dt)) bad = bad " time"
+		if (off(pt, ct, 6e-7) || off(ft, ct)) bad = bad " formats"
+		injected = NR == 1 ? 2 : 6.000032
+		if (off(t + w * dt / 2, injected)) bad = bad " centre"
+		n++ }
+	    END { if (bad != "" || n != 2) { print bad, n; exit 1 } }' ||
+	    fail "columns disagree"
+	# .cand - table time: the half width rounded down (odd: tsamp / 2
+	# before the boxcar's middle)
+	assert_equal "$(cut -f 3 "$d/heimdall" | tr '\n' ' ')" "2 6 "
 }
 
 @test "sps-peaks: --format fetch writes FETCH's candidate CSV" {
@@ -232,8 +287,8 @@ flood_events() {
 	flood_events >"$BATS_TEST_TMPDIR/f.ev"
 	run -0 --separate-stderr sps-peaks -q --max-rate 3 \
 	    "$BATS_TEST_TMPDIR/f.ev"
-	assert_equal "${#lines[@]}" 10
-	assert_equal "${lines[3]}" "# FLOOD: more than 3 candidates between 2.000000 and 3.000000 s (--max-rate 3 per s): the candidates of this interval are flagged"
+	assert_equal "${#lines[@]}" 11
+	assert_equal "${lines[4]}" "# FLOOD: more than 3 candidates between 2.000000 and 3.000000 s (--max-rate 3 per s): the candidates of this interval are flagged"
 	run -0 awk '!/^#/ { print $12 }' <<<"$output"
 	assert_equal "${lines[*]}" "0 0 1 1 1 1 1 0"
 	assert_equal "${#stderr_lines[@]}" 1
@@ -250,9 +305,9 @@ flood_events() {
 	assert_equal "${#lines[@]}" 9
 	assert_line --index 2 --partial "# FLOOD: more than 3 candidates between 2.000000"
 	run -0 --separate-stderr sps-peaks -q --max-rate 3 --format presto "$BATS_TEST_TMPDIR/f.ev"
-	assert_equal "${#lines[@]}" 10
+	assert_equal "${#lines[@]}" 11
 	assert_line --index 0 "# DM      Sigma      Time (s)     Sample    Downfact"
-	assert_line --index 3 --partial "# FLOOD:"
+	assert_line --index 4 --partial "# FLOOD:"
 	run -0 --separate-stderr sps-peaks -q --max-rate 3 --format fetch --data x.fil \
 	    "$BATS_TEST_TMPDIR/f.ev"
 	assert_equal "${lines[0]}" "file,snr,stime,width,dm,label,chan_mask_path,num_files,flood"
@@ -285,7 +340,7 @@ cut_events() {
 @test "sps-peaks: --min-members, --max-width and --min-dm cut candidates, each on its own" {
 	cut_events >"$BATS_TEST_TMPDIR/c.ev"
 	run -0 sps-peaks -q "$BATS_TEST_TMPDIR/c.ev"
-	assert_equal "${#lines[@]}" 5
+	assert_equal "${#lines[@]}" 6
 	run -0 sps-peaks -q --min-members 2 "$BATS_TEST_TMPDIR/c.ev"
 	run -0 awk '!/^#/ { print $2 }' <<<"$output"
 	assert_equal "${lines[*]}" "1000 7000"
@@ -304,7 +359,46 @@ cut_events() {
 	# 0 switches a cut off
 	run -0 sps-peaks -q --min-members 0 --max-width 0 --min-dm 0 \
 	    "$BATS_TEST_TMPDIR/c.ev"
-	assert_equal "${#lines[@]}" 5
+	assert_equal "${#lines[@]}" 6
+}
+
+@test "sps-peaks: --sort orders the candidates by S/N, time or DM; --top N keeps the N brightest" {
+	local f=$BATS_TEST_TMPDIR/c.ev
+
+	cut_events >"$f"
+	# S/N 9, 10, 11, 12 at samples 1000, 3000, 5000, 7000; DMs 37.5,
+	# 0.75, 45, 15
+	run -0 sps-peaks -q --sort snr "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "7000 5000 3000 1000"
+	run -0 sps-peaks -q --sort dm "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "3000 7000 1000 5000"
+	run -0 sps-peaks -q --sort time "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "1000 3000 5000 7000"
+	run -0 --separate-stderr sps-peaks --top 2 "$f"
+	assert_equal "$(rows <(printf '%s\n' "$output") | awk '{ print $2 }' | xargs)" "5000 7000"
+	[[ "$stderr" =~ "4 candidates; cut 0 by members, 0 by width, 0 by DM; 2 written" ]] ||
+	    fail "$stderr"
+	run -0 sps-peaks -q --top 3 --sort snr --format heimdall "$f"
+	assert_equal "$(cut -f 2 <<<"$output" | xargs)" "7004 5032 3001"
+	# the top of all DMs, each file in time order
+	run -0 sps-peaks -q --top 2 --per-dm "$BATS_TEST_TMPDIR/r" "$f"
+	run -0 ls "$BATS_TEST_TMPDIR"
+	assert_equal "$(grep -c singlepulse <<<"$output")" 2
+	assert_line "r_DM15.00.singlepulse"
+	assert_line "r_DM45.00.singlepulse"
+}
+
+@test "sps-peaks: a wrong --sort or --top is a usage error" {
+	local f=$BATS_TEST_TMPDIR/c.ev
+
+	cut_events >"$f"
+	run -2 --separate-stderr sps-peaks --sort S/N "$f"
+	assert_equal "${stderr_lines[0]}" "sps-peaks: --sort: unknown order 'S/N' (snr, time or dm)"
+	run -2 --separate-stderr sps-peaks --top 0 "$f"
+	[[ "${stderr_lines[0]}" =~ ^sps-peaks:\ --top ]] || fail "$stderr"
+	run -2 --separate-stderr sps-peaks --sort snr --per-dm r "$f"
+	assert_equal "${stderr_lines[0]}" "sps-peaks: --per-dm files are in time order, as PRESTO's: --sort time only"
+	assert_output ""
 }
 
 @test "sps-peaks: a file, standard input and - give the same; -o writes a file" {
@@ -317,7 +411,7 @@ cut_events() {
 	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
 	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/c"
 	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/d"
-	assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/a")" 3
+	assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/a")" 4
 }
 
 # bad_input REGEX FILE: exit 1, nothing on stdout, one line on stderr.

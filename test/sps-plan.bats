@@ -449,3 +449,20 @@ usage() {
 	run -0 mandoc -Tlint -W warning "$BATS_TEST_DIRNAME/../man/sps-plan.1"
 	assert_output ""
 }
+
+@test "sps-plan: the S/N column is for pulse widths the search covers, not dedisp's 40 us" {
+	# 1.27 ms samples: a 40 us pulse kept 8.7% of its S/N, which alarms;
+	# a pulse one sample wide keeps 48.1%, a 1 ms one 42.9%
+	run -0 --separate-stderr sps-plan -o /dev/null \
+	    "$DATA/src1_small.fil" --dm 0 1000
+	[[ "$stderr" =~ "S/N kept by a pulse as wide as the narrowest boxcar (b = tsamp x scr) and by a 1 ms pulse:" ]] ||
+	    fail "$stderr"
+	[[ "$stderr" != *"40 us"* ]] || fail "$stderr"
+	run -0 awk '$1 == "0.000" { print $(NF - 1), $NF }' <<<"$stderr"
+	assert_output "48.1% 42.9%"
+	# scrunched ranges: the narrowest boxcar is tsamp x scr
+	run -0 --separate-stderr sps-plan -o /dev/null --scrunch \
+	    "$DATA/parkes_8bit_1.fil" --dm 0 30
+	run -0 awk '$6 == 4 { print $7, $(NF - 1) }' <<<"$stderr"
+	assert_output "2.048 66.4%"
+}

@@ -55,7 +55,7 @@ found() {
 	[ "$(awk -F'\t' '{ print NF }' out/candidates.cand | sort -u)" = 10 ]
 	head -n 1 out/candidates.singlepulse |
 	    grep -qx '# DM      Sigma      Time (s)     Sample    Downfact'
-	[ "$(wc -l <out/candidates.singlepulse)" -eq 4 ]
+	[ "$(wc -l <out/candidates.singlepulse)" -eq 5 ]
 	[ -s out/candidates.txt ]
 }
 

@@ -79,6 +79,10 @@ test_apply(void **state)
 		{ "fchannel", NULL }, { "nbeams", "13" },
 	};
 	const struct sps_header_edit number = { "telescope_id", "99" };
+	/* aliases and PRESTO's names too, and codes past 1023 */
+	const struct sps_header_edit aliases[] = {
+		{ "telescope_id", "I-LOFAR" }, { "machine_id", "spigot" },
+	};
 	struct sps_header h;
 
 	(void)state;
@@ -98,6 +102,9 @@ test_apply(void **state)
 	/* an id without a name is taken as a number */
 	assert_int_equal(sps_header_edit_apply(&h, &number, 1), SPS_OK);
 	assert_int_equal(h.telescope_id, 99);
+	assert_int_equal(sps_header_edit_apply(&h, aliases, 2), SPS_OK);
+	assert_int_equal(h.telescope_id, 1916);
+	assert_int_equal(h.machine_id, 7);
 	sps_header_free(&h);
 }
 

@@ -111,6 +111,33 @@ test_dmtime_samples(void **state)
 	sps_header_free(&h);
 }
 
+/* A PSRFITS recording's own TELESCOP and BACKEND are shown, whatever
+ * codes they have. */
+static void
+check_own_names(const struct sps_header *h)
+{
+	struct sps_header_derived d;
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	sps_header_derive(&d, h, 0);
+	d.telescope = "VLA";
+	d.backend = "YUPPI";
+	sps_header_show_value(f, &d, SPS_VALUE_TELESCOPE);
+	sps_header_show_value(f, &d, SPS_VALUE_MACHINE);
+	sps_header_show_table(f, &d);
+	sps_header_show_json(f, &d);
+	fclose(f);
+	assert_true(strncmp(text, "VLA\nYUPPI\n", 10) == 0);
+	assert_non_null(strstr(text, "\nTelescope                        : "
+	    "VLA\nDatataking Machine               : YUPPI\n"));
+	assert_non_null(strstr(text, "  \"telescope_name\": \"VLA\",\n"));
+	assert_non_null(strstr(text, "  \"machine_name\": \"YUPPI\",\n"));
+	free(text);
+}
+
 static void
 test_values(void **state)
 {
@@ -135,6 +162,7 @@ test_values(void **state)
 	h.telescope_id = 99;
 	h.machine_id = 77;
 	h.data_type = 9;
+	check_own_names(&h);
 	check_value(&h, 0, SPS_VALUE_TELESCOPE,
 	    "unknown (telescope_id 99)\n");
 	check_value(&h, 0, SPS_VALUE_MACHINE, "unknown (machine_id 77)\n");

@@ -164,21 +164,26 @@ test_report(void **state)
 	text = shown(REPORT, &m, &r);
 	assert_has(text, "sps-plan: 5 trials, DM 0 to 12 (step)\nsps-plan: "
 	    "256 channels, 1500 to 1245 MHz, tsamp 100 us, diagonal DM ");
-	assert_has(text, "sps-plan: smearing in ms, S/N kept for a 40 us "
+	assert_has(text, "sps-plan: smearing in ms; S/N kept by a pulse as "
+	    "wide as the narrowest boxcar (b = tsamp x scr) and by a 1 ms "
 	    "pulse:\n     DM lo      DM hi  trials  step min  step max  scr"
-	    "    t_scr   t_step   t_chan    t_sub    total    S/N\n"
+	    "    t_scr   t_step   t_chan    t_sub    total  S/N(b) S/N(1ms)\n"
 	    "     0.000      2.000       3         1         8    1      0.1 ");
+	/* the S/N for the widths the search covers, not for the dedisp
+	 * list's 40 us: 0.1 ms and 1 ms pulses */
+	assert_has(text, "\n    10.000     12.000       2         2         2 "
+	    "   1      0.1   0.8327   0.0516        0   0.8403   34.4%    "
+	    "87.5%\n");
+	assert_true(strstr(text, "40 us") == NULL);
 	assert_has(text, "\nsps-plan: work 1.28e+07 channel additions per "
 	    "second of data\nsps-plan: memory ");
 	assert_true(strstr(text, "Low DM") == NULL);
 	free(text);
-	/* the data's length, no pulse width, sub-bands */
+	/* the data's length, sub-bands */
 	m.nsamples = 1000;
-	r.width_us = 0;
 	r.nsub = 16;
 	text = shown(REPORT, &m, &r);
-	assert_has(text, "0 us pulse, with sub-bands:\n");
-	assert_has(text, "      -\n");
+	assert_has(text, "sps-plan: smearing in ms, with sub-bands; S/N kept ");
 	assert_has(text, " for 1000 samples\n");
 	free(text);
 	sps_plan_made_free(&m);

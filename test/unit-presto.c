@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "candfile.h"
+#include "candsink.h"
 #include "presto.h"
 
 /* An .inf as PRESTO's prepsubband writes one (a made-up GBT series). */

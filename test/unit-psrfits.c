@@ -28,6 +28,7 @@ struct fits_spec {
 	int	 ascending;
 	double	 scl, offs, zero_off;
 	int	 subint;	/* 0: leave the SUBINT table out */
+	const char *telescop, *backend;	/* NULL: Parkes, Medusa */
 };
 
 static unsigned char
@@ -101,7 +102,10 @@ make_fits(const char *name, const struct fits_spec *s)
 	fits_create_img(f, BYTE_IMG, 0, NULL, &st);
 	fits_write_key(f, TSTRING, "FITSTYPE", "PSRFITS", NULL, &st);
 	fits_write_key(f, TSTRING, "OBS_MODE", "SEARCH", NULL, &st);
-	fits_write_key(f, TSTRING, "TELESCOP", "Parkes", NULL, &st);
+	fits_write_key(f, TSTRING, "TELESCOP", (void *)(s->telescop != NULL ?
+	    s->telescop : "Parkes"), NULL, &st);
+	fits_write_key(f, TSTRING, "BACKEND", (void *)(s->backend != NULL ?
+	    s->backend : "Medusa"), NULL, &st);
 	fits_write_key(f, TSTRING, "SRC_NAME", "J0534+2200", NULL, &st);
 	fits_write_key(f, TSTRING, "RA", "01:02:03.5", NULL, &st);
 	fits_write_key(f, TSTRING, "DEC", "-04:05:06.5", NULL, &st);
@@ -127,7 +131,47 @@ make_fits(const char *name, const struct fits_spec *s)
 	return path;
 }
 
-static const struct fits_spec plain = { 1, "AA+BB", 0, 1, 0, 0, 1 };
+static const struct fits_spec plain = { 1, "AA+BB", 0, 1, 0, 0, 1, NULL, NULL };
+
+/* TELESCOP and BACKEND to SIGPROC's codes, where there are codes. */
+static void
+test_telescope_codes(void **state)
+{
+	static const struct {
+		const char	*telescop, *backend;
+		int		 telescope_id, machine_id;	/* -1: none */
+	} cases[] = {
+		{ "VLA", "YUPPI", 12, -1 },
+		{ "Parkes", "Medusa", 4, -1 },
+		{ "ARECIBO 305m", "PSPM", 1, 1 },
+		{ "ATA", "SPIGOT", 9, 7 },
+		{ "FAST", "ROACH", 21, 83 },
+		{ "Somewhere", "BPSR", -1, 10 },
+	};
+	struct fits_spec spec = plain;
+	struct sps_reader r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		spec.telescop = cases[i].telescop;
+		spec.backend = cases[i].backend;
+		assert_int_equal(sps_reader_open(&r, make_fits("t.fits",
+		    &spec)), SPS_OK);
+		assert_int_equal(sps_header_has(&r.hdr, "telescope_id"),
+		    cases[i].telescope_id >= 0);
+		assert_int_equal(sps_header_has(&r.hdr, "machine_id"),
+		    cases[i].machine_id >= 0);
+		if (cases[i].telescope_id >= 0)
+			assert_int_equal(r.hdr.telescope_id,
+			    cases[i].telescope_id);
+		if (cases[i].machine_id >= 0)
+			assert_int_equal(r.hdr.machine_id, cases[i].machine_id);
+		assert_string_equal(sps_psrfits_info(&r)->backend,
+		    cases[i].backend);
+		sps_reader_close(&r);
+	}
+}
 
 static void
 test_header(void **state)
@@ -191,7 +235,7 @@ test_raw_reads(void **state)
 static void
 test_scaled_sum(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1 };
+	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1, NULL, NULL };
 	float buf[NROWS * NSBLK * NCHAN];
 	const struct sps_psrfits_info *info;
 	unsigned char bytes[NCHAN];
@@ -221,7 +265,7 @@ test_scaled_sum(void **state)
 static void
 test_options(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1 };
+	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1, NULL, NULL };
 	struct sps_psrfits_options o;
 	float buf[NSBLK * NCHAN];
 	struct sps_reader r;
@@ -325,6 +369,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_telescope_codes),
 		cmocka_unit_test(test_raw_reads),
 		cmocka_unit_test(test_scaled_sum),
 		cmocka_unit_test(test_options),

@@ -286,11 +286,11 @@ test_within_bounds(void **state)
 		if (opts.algo == SPS_ALGO_TREE_LINEAR) {
 			assert_int_equal(t.width, 32);
 			assert_int_equal(t.nsub, 32);
-			assert_true(fabs(sps_dedisp_tree_bound(p) - eq_a4(&h,
+			assert_true(fabs(sps_dedisp_tree_linear_error(p) - eq_a4(&h,
 			    32, pl.dm[pl.ntrials - 1])) < 1e-15);
 		} else {
 			assert_int_equal(t.nsub, 1);
-			assert_true(sps_dedisp_tree_bound(p) == 0);
+			assert_true(sps_dedisp_tree_linear_error(p) == 0);
 		}
 		sps_tree_tables_free(&t);
 		sps_dedisp_free(p);
@@ -604,7 +604,7 @@ test_bad_plans(void **state)
 	assert_int_equal(sps_dedisp_create(&p, &h, &dm, NULL, 1, NULL,
 	    &opts), SPS_OK);
 	assert_int_equal(sps_tree_tables(p, &t), SPS_EUSAGE);
-	assert_true(sps_dedisp_tree_bound(p) == 0);
+	assert_true(sps_dedisp_tree_linear_error(p) == 0);
 	sps_dedisp_free(p);
 }
 

@@ -286,9 +286,10 @@ turn_dmtime(const struct options *opt, struct source *src)
 	}
 	cli_check(sps_writer_open(&w, opt->output), NULL);
 	if (src->shape.order == SPS_ORDER_DMTIME)
-		e = sps_dmturn_to_dm(src->ci.f, src->hdr, w.f, &n);
+		e = sps_dmturn_to_dm(src->ci.f, src->ci.name, src->hdr, w.f,
+		    &n);
 	else
-		e = sps_dmturn_to_time(src->file, src->hdr, w.f);
+		e = sps_dmturn_to_time(src->file, src->ci.name, src->hdr, w.f);
 	if (e != SPS_OK)
 		cli_output_fail(&w);
 	cli_check(sps_writer_close(&w), NULL);

@@ -17,6 +17,7 @@
 #include "header_show.h"
 #include "help.h"
 #include "passthrough.h"
+#include "psrfits.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -174,6 +175,7 @@ list_devices(void)
 static void
 show(struct sps_reader *r, const struct options *opt)
 {
+	const struct sps_psrfits_info *fits;
 	struct sps_header_derived d;
 	uint64_t nspectra = r->nsamples;
 	int i;
@@ -182,6 +184,10 @@ show(struct sps_reader *r, const struct options *opt)
 		cli_check(sps_passthrough(r, NULL, &nspectra), NULL);
 	sps_header_derive(&d, &r->hdr, nspectra);
 	d.cut_bytes = r->cut_bytes;
+	if ((fits = sps_psrfits_info(r)) != NULL) {
+		d.telescope = fits->telescope;
+		d.backend = fits->backend;
+	}
 	if (opt->json)
 		sps_header_show_json(stdout, &d);
 	else if (opt->nvalues > 0)

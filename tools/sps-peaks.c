@@ -2,26 +2,24 @@
  * table, Heimdall .cand, PRESTO .singlepulse or FETCH CSV. */
 #include <err.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "candfile.h"
+#include "candsink.h"
 #include "cli.h"
 #include "events.h"
 #include "help.h"
 #include "killmask.h"
-#include "sift.h"
+#include "siftrun.h"
 #include "writer.h"
 
 static const char usage_text[] =
     "usage: sps-peaks [-q] [-s SNR] [--format text|heimdall|presto|fetch]\n"
-    "           [-o FILE | --per-dm PREFIX] [--cand-sep-time N]\n"
-    "           [--cand-sep-filter N] [--cand-sep-dm N] [--no-cluster]\n"
-    "           [--window S] [--min-members N] [--max-width W] [--min-dm DM]\n"
-    "           [--max-rate R [--flood-window S]] [--data FILE]\n"
+    "           [-o FILE | --per-dm PREFIX] [--sort snr|time|dm] [--top N]\n"
+    "           [--cand-sep-time N] [--cand-sep-filter N] [--cand-sep-dm N]\n"
+    "           [--no-cluster] [--window S] [--min-members N] [--max-width W]\n"
+    "           [--min-dm DM] [--max-rate R [--flood-window S]] [--data FILE]\n"
     "           [-k KILLFILE] [--killmask-out FILE] [FILE]\n";
 
 struct options {
@@ -29,6 +27,8 @@ struct options {
 	const char		*output;
 	const char		*per_dm;
 	enum sps_cand_format	 format;
+	enum sps_cand_order	 order;
+	size_t			 top;
 	double			 threshold;
 	int			 have_threshold;
 	struct sps_sift_opts	 sift;
@@ -41,7 +41,8 @@ struct options {
 enum {
 	OPT_FORMAT = 256, OPT_PER_DM, OPT_SEP_TIME, OPT_SEP_FILTER, OPT_SEP_DM,
 	OPT_NO_CLUSTER, OPT_WINDOW, OPT_MIN_MEMBERS, OPT_MAX_WIDTH, OPT_MIN_DM,
-	OPT_MAX_RATE, OPT_FLOOD_WINDOW, OPT_DATA, OPT_KILLMASK_OUT, OPT_VERSION
+	OPT_MAX_RATE, OPT_FLOOD_WINDOW, OPT_DATA, OPT_KILLMASK_OUT, OPT_SORT,
+	OPT_TOP, OPT_VERSION
 };
 
 static const struct option longopts[] = {
@@ -65,7 +66,9 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-dm", required_argument, NULL, OPT_PER_DM },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "threshold", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ NULL, 0, NULL, 0 }
@@ -124,6 +127,13 @@ parse_long(struct options *o, int ch)
 		s->peaks.sep_time = cli_double(optarg, "--cand-sep-time", 0,
 		    1e6);
 		break;
+	case OPT_SORT:
+		if (sps_cand_order_parse(optarg, &o->order) != SPS_OK)
+			cli_usage_error(usage_text, "--sort: %s", sps_errmsg());
+		break;
+	case OPT_TOP:
+		o->top = (size_t)cli_long(optarg, "--top", 1, 1L << 40);
+		break;
 	case OPT_VERSION:
 		cli_version();
 		break;
@@ -175,6 +185,9 @@ parse_options(struct options *o, int argc, char **argv)
 		if (o->format != SPS_CAND_TEXT && o->format != SPS_CAND_PRESTO)
 			cli_usage_error(usage_text, "--per-dm writes PRESTO "
 			    ".singlepulse files only");
+		if (o->order != SPS_CAND_BY_TIME)
+			cli_usage_error(usage_text, "--per-dm files are in time "
+			    "order, as PRESTO's: --sort time only");
 		o->format = SPS_CAND_PRESTO;
 	}
 	if (o->format == SPS_CAND_FETCH && o->data_file == NULL)
@@ -183,67 +196,22 @@ parse_options(struct options *o, int argc, char **argv)
 		    "from");
 }
 
-static FILE *
-open_input(const char *path, const char **name)
-{
-	FILE *f;
-	int c;
-
-	if (strcmp(path, "-") == 0) {
-		f = stdin;
-		*name = "stdin";
-	} else if ((f = fopen(path, "r")) == NULL) {
-		err(1, "%s", path);
-	} else {
-		*name = path;
-	}
-	if ((c = getc(f)) == EOF && sps_fail_empty(f, *name) == SPS_EUPSTREAM)
-		exit(1);	/* the stage before has said why */
-	if (c == EOF)
-		errx(1, "%s: empty input: no event stream", *name);
-	ungetc(c, f);
-	return f;
-}
-
-static void
-read_meta(FILE *f, const char *name, struct sps_events_meta *m)
-{
-	cli_check(sps_events_read_header(f, m), name);
-	if (!(m->tsamp > 0) || !isfinite(m->tsamp))
-		errx(1, "%s: event stream header: tsamp %g is not a positive "
-		    "number of seconds", name, m->tsamp);
-}
-
 /* FETCH's channel mask: from the kill file if given, else no channel. */
 static void
 write_fetch_mask(const struct options *o, const struct sps_events_meta *m)
 {
 	unsigned char *kill = NULL;
-	struct sps_writer w;
-	FILE *f;
 
 	if (o->killfile != NULL) {
 		if (m->nchans < 1)
 			errx(1, "-k %s: the event stream does not say how many "
 			    "channels the data have", o->killfile);
-		if ((f = fopen(o->killfile, "r")) == NULL)
-			err(1, "%s", o->killfile);
-		if ((kill = calloc((size_t)m->nchans, 1)) == NULL)
-			err(1, NULL);
-		cli_check(sps_killmask_read(f, o->killfile, m->nchans, kill),
+		cli_check(sps_killmask_load(o->killfile, m->nchans, &kill),
 		    NULL);
-		fclose(f);
 	}
-	if (o->killmask_out == NULL) {
-		free(kill);
-		return;
-	}
-	cli_check(sps_writer_open(&w, o->killmask_out), NULL);
-	if (sps_fetch_mask_write(w.f, kill, m->nchans) != SPS_OK) {
-		sps_writer_abort(&w);
-		errx(1, "%s: write error", o->killmask_out);
-	}
-	cli_check(sps_writer_close(&w), NULL);
+	if (o->killmask_out != NULL)
+		cli_check(sps_fetch_mask_save(o->killmask_out, kill,
+		    m->nchans), NULL);
 	free(kill);
 }
 
@@ -288,6 +256,7 @@ open_sink(struct sps_cand_sink *sink, struct sps_writer *w,
 	}
 	sps_cand_sink_init(sink, &out, o->per_dm);
 	sink->meta = m;		/* --per-dm: an .inf beside each file */
+	sps_cand_sink_select(sink, o->order, o->top);
 }
 
 static void
@@ -300,71 +269,29 @@ close_sink(struct sps_cand_sink *sink, struct sps_writer *w,
 	sps_cand_sink_free(sink);
 }
 
-/* The candidates ready, to the sink; warnings of floods that are over. */
-static void
-write_ready(struct sps_sift *s, struct sps_cand_sink *sink,
-    const struct options *o)
-{
-	struct sps_cand c;
-
-	while (sps_sift_next(s, &c))
-		cli_check(sps_cand_sink_put(sink, &c), sink_name(o));
-	sps_sift_warn(s, stderr);
-}
-
-static void
-read_events(FILE *f, const char *name, const struct sps_events_meta *m,
-    struct sps_sift *s, struct sps_cand_sink *sink, const struct options *o)
-{
-	struct sps_event e;
-	enum sps_err err;
-	uint64_t n = 0;
-
-	while ((err = sps_events_read(f, &e)) == SPS_OK) {
-		n++;
-		if (m->ndms > 0 && e.dm_index >= m->ndms)
-			errx(1, "%s: event %" PRIu64 ": DM trial %d, but the "
-			    "stream has %d trials", name, n, e.dm_index,
-			    m->ndms);
-		if (sps_sift_add(s, &e) != SPS_OK)
-			errx(1, "%s: event %" PRIu64 ": %s", name, n,
-			    sps_errmsg());
-		write_ready(s, sink, o);
-	}
-	if (err != SPS_EEOF)
-		errx(1, "%s: event %" PRIu64 ": %s", name, n + 1, sps_errmsg());
-	cli_check(sps_sift_finish(s), NULL);
-	write_ready(s, sink, o);
-	sps_sift_end(s);	/* the last flood window is over too */
-	write_ready(s, sink, o);
-}
-
 int
 main(int argc, char **argv)
 {
-	struct sps_events_meta meta;
+	struct sps_sift_input in;
 	struct sps_cand_sink sink;
 	struct sps_writer w;
 	struct sps_sift sift;
 	struct options o;
-	const char *name;
-	FILE *in;
 
 	cli_init("sps-peaks", argv);
 	parse_options(&o, argc, argv);
-	in = open_input(o.input, &name);
-	read_meta(in, name, &meta);
-	set_threshold(&o, &meta);
-	write_fetch_mask(&o, &meta);
-	cli_check(sps_sift_init(&sift, &o.sift, &meta), NULL);
-	open_sink(&sink, &w, &o, &meta);
-	read_events(in, name, &meta, &sift, &sink, &o);
+	cli_check(sps_sift_input_open(&in, o.input), NULL);
+	set_threshold(&o, &in.meta);
+	write_fetch_mask(&o, &in.meta);
+	cli_check(sps_sift_init(&sift, &o.sift, &in.meta), NULL);
+	open_sink(&sink, &w, &o, &in.meta);
+	cli_check(sps_sift_run(&sift, &in, &sink, sink_name(&o), stderr),
+	    NULL);
 	close_sink(&sink, &w, &o);
 	sps_sift_warn_end(&sift, stderr);
 	if (!o.quiet)
 		sps_sift_report(&sift, stderr, sink.written);
 	sps_sift_free(&sift);
-	if (in != stdin)
-		fclose(in);
+	sps_sift_input_close(&in);
 	return 0;
 }
