@@ -289,3 +289,49 @@ found() {
 	run -2 --separate-stderr sps-plan -dm_tol=1.2 "$sample"
 	assert_equal "$stderr" "sps-plan: -dm_tol: did you mean --dm_tol?"
 }
+
+# --ignorechan numbers channels as PRESTO does, from the lowest frequency:
+# in data/sample.fil (foff < 0) 0:47 are the file's channels 16 to 63,
+# which a kill file leaves out as 16 ones and 48 zeros
+@test "sps-search: --ignorechan leaves out PRESTO's channels, fused and --pipe alike" {
+	local args="$sample --dm 0 600" f
+
+	{ yes 1 | head -16; yes 0 | head -48; } >kill.txt
+	# shellcheck disable=SC2086
+	sps-search -q --cpu $args >all.txt
+	for way in "" --pipe; do
+		rm -rf one two
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $way $args --ignorechan 0:47 -o one >one.txt
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $way $args -k kill.txt -o two >two.txt
+		cmp one.txt two.txt || fail "$way: --ignorechan is not the kill file"
+		diff -r one two
+		! cmp -s one.txt all.txt || fail "$way: --ignorechan changed nothing"
+	done
+	# the fused search and the pipe of the single tools: byte for byte
+	for args in "$sample --dm 0 600 --ignorechan 0:47" \
+	    "$sample --dm 0 600 --ignorechan 3,5:20:3 -k kill.txt" \
+	    "$shared/parkes_8bit_1.fil --dm 0 150 --ignorechan 0:99,700:831"; do
+		rm -rf one pipe
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $args -o one >one.txt
+		# shellcheck disable=SC2086
+		sps-search -q --cpu --pipe $args -o pipe >pipe.txt
+		cmp one.txt pipe.txt || fail "$args: tables differ"
+		for f in candidates.cand candidates.singlepulse candidates.txt; do
+			cmp "one/$f" "pipe/$f" || fail "$args: $f differs"
+		done
+	done
+}
+
+@test "sps-search: a bad --ignorechan is one line, before any work" {
+	run -1 --separate-stderr sps-search -q "$sample" --dm 0 600 \
+	    --ignorechan 0:64
+	assert_output ""
+	[[ "$stderr" == "sps-search: --ignorechan"*"64"* ]] || fail "$stderr"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "$stderr"
+	run -1 --separate-stderr sps-search -q --pipe "$sample" --dm 0 600 \
+	    --ignorechan x
+	[[ "$stderr" == *"sps-dedisperse: --ignorechan"* ]] || fail "$stderr"
+}
