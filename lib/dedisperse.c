@@ -304,10 +304,14 @@ sps_dedisp_out_size(const struct sps_dedisp_plan *p, size_t nout)
 }
 
 size_t
-sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin)
+sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin,
+    size_t nout)
 {
-	return sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float) +
-	    sps_tree_work_bytes(p);
+	size_t b = sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float);
+
+	if (p->algo == SPS_ALGO_SUBBAND)
+		return b + sps_subband_work_bytes(p, nout);
+	return b + sps_tree_work_bytes(p, nout);
 }
 
 /* Spectra t .. t + 7, channels c .. c + 7 (stride floats apart) to rows
