@@ -172,9 +172,9 @@ found() {
 @test "sps-completeness: a bright injected pulse is recovered, a faint wide one reported as lost" {
 	run -0 sps-completeness "$shared/parkes_8bit_1.fil" --dm 0 150 \
 	    --dms 50 --widths "1 16" --snrs "20 6" --times 0.5
-	assert_line --index 0 --regexp '^ +DM +width_ms +S/N +recovered +S/N_ratio$'
-	assert_line --regexp '^ +50 +1 +20 +1/1 +0\.[5-9][0-9]*$'
-	assert_line --regexp '^ +50 +16 +6 +0/1 +-$'
+	assert_line --index 0 --regexp '^ +DM +width_ms +S/N +recovered +S/N_ratio +white_ratio +clipped$'
+	assert_line --regexp '^ +50 +1 +20 +1/1 +0\.[5-9][0-9]* +[01]\.[0-9]+ +[0-9]+$'
+	assert_line --regexp '^ +50 +16 +6 +0/1 +- +[-0-9.]+ +[0-9]+$'
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -334,4 +334,22 @@ found() {
 	run -1 --separate-stderr sps-search -q --pipe "$sample" --dm 0 600 \
 	    --ignorechan x
 	[[ "$stderr" == *"sps-dedisperse: --ignorechan"* ]] || fail "$stderr"
+}
+
+# The S/N with the noise measured and with white noise assumed, side by
+# side: the recording's red noise takes two thirds of a 16 ms pulse's S/N
+# (sums of 32 samples are 3 times noisier than white), white noise with
+# its header nothing; the white-noise ratio is 0.9 on the recording, its
+# channels being correlated (sps-completeness(1))
+@test "sps-completeness: S/N with the noise measured and with white noise, side by side" {
+	local grid=(--dm 0 150 --dms 50 --widths 16 --snrs 80 --times "0.5 1.1")
+
+	run -0 sps-completeness -q "$shared/parkes_8bit_1.fil" "${grid[@]}"
+	run -0 awk 'NR == 2 && $4 == "2/2" && $5 < 0.45 && $6 > 0.8 &&
+	    $6 < 1.1 { ok = 1 } END { exit !ok }' <<<"$output"
+	sps-fake -q --nchans 832 --fch1 4030 --foff -4 --tsamp 512 \
+	    --nsamples 4096 --seed 7 -o white.fil
+	run -0 sps-completeness -q white.fil "${grid[@]}"
+	run -0 awk 'NR == 2 && $4 == "2/2" && $5 > 0.85 && $5 < 1.25 &&
+	    $6 > 0.9 && $6 < 1.15 { ok = 1 } END { exit !ok }' <<<"$output"
 }
