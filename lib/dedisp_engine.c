@@ -125,7 +125,6 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
 
 /* ---- the CPU engine's memory ---- */
 
-/* The memory a CPU run needs, had before reading data. */
 /* MB of the CPU engine's input block (its overlap too) as floats, its
  * output block and the plan's working memory. */
 static void
@@ -140,6 +139,7 @@ cpu_parts(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	*work = (double)sps_dedisp_work_bytes(cpu, nin, block) / 1048576;
 }
 
+/* The memory a CPU run needs, had before reading data. */
 static enum sps_err
 reserve_cpu(struct sps_dedisp_engine *e)
 {
@@ -489,14 +489,15 @@ side_bytes(const struct sps_header *h, size_t unit, size_t nin, int on_gpu)
 	    (double)nin * sps_spectrum_bytes(h));
 }
 
-static void
-predict(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
-    uint64_t nsamples, const struct sps_dedisp_engine_opts *o,
-    struct sps_dedisp_memory *m)
+void
+sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
+    const struct sps_header *h, uint64_t nsamples,
+    const struct sps_dedisp_engine_opts *o, struct sps_dedisp_memory *m)
 {
 	size_t f = (size_t)sps_dedisp_max_scrunch(cpu), used;
 	double in, out, work;
 
+	memset(m, 0, sizeof(*m));
 	m->max_delay = sps_dedisp_max_delay(cpu);
 	m->block = (o->block + f - 1) / f * f;
 	m->gulp = used = m->block;
@@ -517,24 +518,6 @@ predict(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	    side_bytes(h, sps_spectrum_bytes(h), 0, 1);
 	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay,
 	    m->gulp);
-}
-
-enum sps_err
-sps_dedisp_engine_memory(const struct sps_header *h, uint64_t nsamples,
-    const double *dms, const int *scrunch, int ntrials,
-    const unsigned char *kill, const struct sps_dedisp_engine_opts *o,
-    struct sps_dedisp_memory *m)
-{
-	struct sps_dedisp_plan *cpu;
-	enum sps_err e;
-
-	memset(m, 0, sizeof(*m));
-	if ((e = sps_dedisp_create(&cpu, h, dms, scrunch, ntrials, kill,
-	    &o->plan)) != SPS_OK)
-		return e;
-	predict(cpu, h, nsamples, o, m);
-	sps_dedisp_free(cpu);
-	return SPS_OK;
 }
 
 /* ---- the run ---- */

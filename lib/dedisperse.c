@@ -113,19 +113,24 @@ choose_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
 	return SPS_OK;
 }
 
+/* Each trial's largest delay is that of the lowest live channel: delays
+ * fall as the frequency rises (DMs are not negative), and rounding keeps
+ * their order. */
 static void
 find_max_delay(struct sps_dedisp_plan *p)
 {
-	int i, c;
+	int i, c, low = 0;
 
+	for (c = 1; c < p->nlive; c++)
+		if (p->freq[c] < p->freq[low])
+			low = c;
 	p->max_delay = 0;
-	for (i = 0; i < p->ndms; i++)
-		for (c = 0; c < p->nlive; c++) {
-			long s = sps_dedisp_shift(p, i, c) * p->scrunch[i];
+	for (i = 0; i < p->ndms; i++) {
+		long s = sps_dedisp_shift(p, i, low) * p->scrunch[i];
 
-			if (s > 0 && (size_t)s > p->max_delay)
-				p->max_delay = (size_t)s;
-		}
+		if (s > 0 && (size_t)s > p->max_delay)
+			p->max_delay = (size_t)s;
+	}
 }
 
 /* Sub-bands of 2^ceil(log2(sqrt(nchans))) channels, as the tree's. */

@@ -143,6 +143,8 @@ find_lag(struct sps_search *s)
 
 	s->lag = 1;
 	for (i = 0; i < s->ntrials; i++) {
+		if (i > 0 && s->t[i].plan == s->t[i - 1].plan)
+			continue;	/* the same factor: the same lag */
 		lag = sps_boxcar_stream_lag(s->t[i].plan, s->window /
 		    (size_t)s->t[i].f);
 		s->lag = lag > s->lag ? lag : s->lag;
@@ -847,19 +849,23 @@ cpu_memory(const struct sps_search *s, size_t block, uint64_t nbase,
 {
 	int nthreads = s->o.nthreads > 0 ? s->o.nthreads :
 	    omp_get_max_threads(), i;
-	size_t work = 0, b, n;
+	double trial = 0;
+	size_t work = 0, b = 0, n;
 
 	for (i = 0; i < s->ntrials; i++) {
 		const struct trial *t = &s->t[i];
 		struct sps_noise_opts no = { s->window / (size_t)t->f,
 		    s->o.outlier, s->o.white, t->plan->max_width };
 
-		n = (size_t)(nbase / (uint64_t)t->f);
-		m->host += (double)sizeof(*t) + sps_noise_bytes(&no, block /
-		    (size_t)t->f, n) + sps_boxcar_stream_bytes(t->plan,
-		    no.window, s->lag, n);
-		b = sps_boxcar_work_bytes(t->plan, n > 0 && n < no.window ? n :
-		    no.window);
+		if (i == 0 || t->plan != t[-1].plan) {	/* a new factor */
+			n = (size_t)(nbase / (uint64_t)t->f);
+			trial = (double)sizeof(*t) + sps_noise_bytes(&no, block /
+			    (size_t)t->f, n) + sps_boxcar_stream_bytes(t->plan,
+			    no.window, s->lag, n);
+			b = sps_boxcar_work_bytes(t->plan, n > 0 && n <
+			    no.window ? n : no.window);
+		}
+		m->host += trial;
 		work = b > work ? b : work;
 	}
 	m->host += (double)nthreads * work;

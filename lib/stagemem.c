@@ -29,19 +29,18 @@ sps_stagemem_defaults(struct sps_stagemem_opts *o)
 	o->search.outlier = SPS_SEARCH_OUTLIER;
 }
 
-/* The dedispersion engine on the CPU (gpu 0) or a GPU, its blocks
- * handed on in host memory or (on_device) left on the device. */
-static enum sps_err
-dedisp_memory(const struct sps_header *h, uint64_t nsamples,
-    const struct sps_plan *p, const struct sps_stagemem_opts *o, int gpu,
+/* The dedispersion engine of plan cpu on the CPU (gpu 0) or a GPU, its
+ * blocks handed on in host memory or (on_device) left on the device. */
+static void
+dedisp_memory(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
+    uint64_t nsamples, const struct sps_stagemem_opts *o, int gpu,
     int on_device, struct sps_dedisp_memory *m)
 {
 	struct sps_dedisp_engine_opts eo = o->dedisp;
 
 	eo.engine = gpu ? SPS_ENGINE_GPU : SPS_ENGINE_CPU;
 	eo.on_device = on_device;
-	return sps_dedisp_engine_memory(h, nsamples, p->dm, p->scrunch,
-	    (int)p->ntrials, NULL, &eo, m);
+	sps_dedisp_engine_memory(cpu, h, nsamples, &eo, m);
 }
 
 /* The search engine of the DM-time stream dmt, on the CPU or a GPU. */
@@ -61,8 +60,8 @@ search_memory(const struct sps_header *dmt, uint64_t nsamples,
 /* sps-dedisperse, sps-boxcar (which reads blocks of the stream) and the
  * fused search, whose blocks stay on the GPU, on engine `gpu`. */
 static enum sps_err
-add_engines(const struct sps_header *h, uint64_t nsamples,
-    const struct sps_plan *p, const struct sps_header *dmt,
+add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
+    uint64_t nsamples, const struct sps_header *dmt,
     const struct sps_stagemem_opts *o, int gpu, struct sps_stagemem *m)
 {
 	struct sps_dedisp_memory dd, fused;
@@ -73,10 +72,9 @@ add_engines(const struct sps_header *h, uint64_t nsamples,
 	enum sps_err e;
 	int i;
 
-	if ((e = dedisp_memory(h, nsamples, p, o, gpu, 0, &dd)) != SPS_OK ||
-	    (e = dedisp_memory(h, nsamples, p, o, gpu, gpu, &fused)) !=
-	    SPS_OK ||
-	    (e = search_memory(dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
+	dedisp_memory(cpu, h, nsamples, o, gpu, 0, &dd);
+	dedisp_memory(cpu, h, nsamples, o, gpu, gpu, &fused);
+	if ((e = search_memory(dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
 	    SPS_OK ||
 	    (e = search_memory(dmt, nsamples, o, m->block, gpu, gpu, &fs)) !=
 	    SPS_OK)
@@ -109,6 +107,7 @@ sps_stagemem_predict(const struct sps_header *h, uint64_t nsamples,
     const struct sps_plan *p, const struct sps_stagemem_opts *o,
     struct sps_stagemem *m)
 {
+	struct sps_dedisp_plan *cpu;
 	struct sps_dedisp_memory dd;
 	struct sps_header dmt;
 	enum sps_err e;
@@ -116,17 +115,20 @@ sps_stagemem_predict(const struct sps_header *h, uint64_t nsamples,
 	memset(m, 0, sizeof(*m));
 	m->nthreads = o->dedisp.plan.nthreads > 0 ? o->dedisp.plan.nthreads :
 	    omp_get_max_threads();
-	if ((e = dedisp_memory(h, nsamples, p, o, 0, 0, &dd)) != SPS_OK)
+	if ((e = sps_dedisp_create(&cpu, h, p->dm, p->scrunch, (int)p->ntrials,
+	    NULL, &o->dedisp.plan)) != SPS_OK)
 		return e;
+	dedisp_memory(cpu, h, nsamples, o, 0, 0, &dd);
 	m->block = dd.block;
 	m->max_delay = dd.max_delay;
 	sps_header_init(&dmt);
 	e = sps_dedisp_stream_header(&dmt, h, p->dm, p->scrunch,
 	    (int)p->ntrials, 32, m->block, m->max_delay, nsamples);
 	if (e == SPS_OK)
-		e = add_engines(h, nsamples, p, &dmt, o, 0, m);
+		e = add_engines(cpu, h, nsamples, &dmt, o, 0, m);
 	if (e == SPS_OK)
-		e = add_engines(h, nsamples, p, &dmt, o, 1, m);
+		e = add_engines(cpu, h, nsamples, &dmt, o, 1, m);
 	sps_header_free(&dmt);
+	sps_dedisp_free(cpu);
 	return e;
 }
