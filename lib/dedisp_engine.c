@@ -481,12 +481,13 @@ sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e)
 
 /* Host bytes beside the blocks: the last PAD_SPECTRA spectra and the
  * padding, of unit bytes each, and the reader's raw block of nin spectra
- * (the CPU engine's; the GPU's reads into its own). */
+ * (the CPU engine's, but for floats, which are read in place; the GPU's
+ * reads into its own). */
 static double
 side_bytes(const struct sps_header *h, size_t unit, size_t nin, int on_gpu)
 {
-	return (double)(PAD_SPECTRA + PAD_CYCLE) * unit + (on_gpu ? 0 :
-	    (double)nin * sps_spectrum_bytes(h));
+	return (double)(PAD_SPECTRA + PAD_CYCLE) * unit + (on_gpu ||
+	    h->nbits == 32 ? 0 : (double)nin * sps_spectrum_bytes(h));
 }
 
 void

@@ -188,8 +188,11 @@ report_memory(FILE *f, const struct sps_plan_made *m,
 		return;
 	}
 	fprintf(f, "sps-plan: memory in MiB, blocks of %zu samples + %zu of "
-	    "overlap, noise windows of %zu, %d threads, GPU gulps of %zu:\n",
+	    "overlap, noise windows of %zu, %d threads, GPU gulps of %zu",
 	    sm.block, sm.max_delay, sm.window, sm.nthreads, sm.gulp);
+	if (sm.nbits_assumed > 0)
+		fprintf(f, ", %d-bit data assumed", sm.nbits_assumed);
+	fprintf(f, ":\n");
 	fprintf(f, "%16s %10s %10s %10s\n", "stage", "CPU", "GPU host",
 	    "GPU device");
 	for (i = 0; i < SPS_NSTAGES; i++)

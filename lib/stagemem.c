@@ -103,16 +103,21 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 }
 
 enum sps_err
-sps_stagemem_predict(const struct sps_header *h, uint64_t nsamples,
+sps_stagemem_predict(const struct sps_header *obs, uint64_t nsamples,
     const struct sps_plan *p, const struct sps_stagemem_opts *o,
     struct sps_stagemem *m)
 {
+	struct sps_header data = *obs, *h = &data;	/* its arrays shared */
 	struct sps_dedisp_plan *cpu;
 	struct sps_dedisp_memory dd;
 	struct sps_header dmt;
 	enum sps_err e;
 
 	memset(m, 0, sizeof(*m));
+	if (h->nbits < 1)
+		h->nbits = m->nbits_assumed = 8;
+	if (h->nifs < 1)
+		h->nifs = 1;
 	m->nthreads = o->dedisp.plan.nthreads > 0 ? o->dedisp.plan.nthreads :
 	    omp_get_max_threads();
 	if ((e = sps_dedisp_create(&cpu, h, p->dm, p->scrunch, (int)p->ntrials,

@@ -46,13 +46,17 @@ struct sps_stagemem {
 	size_t			 max_delay;	/* samples of overlap */
 	size_t			 window;	/* noise window, samples */
 	int			 nthreads;
+	int			 nbits_assumed;	/* bits per sample assumed
+						 * where h had none, else 0 */
 };
 
 void sps_stagemem_defaults(struct sps_stagemem_opts *o);
 
 /* The stages' memory for a search of the trials of p in data described
- * by h (a filterbank), nsamples spectra long (SPS_NSAMPLES_UNKNOWN
- * allowed).  Errors of the engines' plans (SPS_EVALUE). */
+ * by h (a filterbank; without nbits, as a plan made from options has
+ * none, 8-bit data, and one IF), nsamples spectra long
+ * (SPS_NSAMPLES_UNKNOWN allowed).  Errors of the engines' plans
+ * (SPS_EVALUE). */
 enum sps_err sps_stagemem_predict(const struct sps_header *h,
     uint64_t nsamples, const struct sps_plan *p,
     const struct sps_stagemem_opts *o, struct sps_stagemem *m);
