@@ -316,6 +316,9 @@ sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin,
 
 	if (p->algo == SPS_ALGO_SUBBAND)
 		return b + sps_subband_work_bytes(p, nout);
+	if (p->algo == SPS_ALGO_DIRECT)	/* each thread's shifts (execute) */
+		return b + (size_t)p->nthreads * TILE_TRIALS * (size_t)p->nlive *
+		    sizeof(long);
 	return b + sps_tree_work_bytes(p, nout);
 }
 

@@ -85,6 +85,9 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	for (i = 0; i < SPS_NSTAGES; i++) {
 		double host = SPS_PROCESS_BYTES, dev = 0;
 
+		if (!gpu && i != SPS_STAGE_PEAKS)
+			host += m->nthreads * SPS_THREAD_BYTES;
+
 		if (i == SPS_STAGE_DEDISPERSE) {
 			host += dd.host;
 			dev = dd.device;

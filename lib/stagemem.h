@@ -3,8 +3,9 @@
  * table): sps-dedisperse, sps-boxcar, sps-peaks and the fused
  * sps-search, on the CPU and on a GPU.  Each figure adds up what the
  * stage's engines say they will hold (sps_dedisp_engine_memory,
- * sps_search_memory, next to the code that allocates it) and
- * SPS_PROCESS_BYTES for the program itself. */
+ * sps_search_memory, next to the code that allocates it),
+ * SPS_PROCESS_BYTES for the program itself and, on the CPU, the threads'
+ * stacks. */
 #ifndef SPS_STAGEMEM_H
 #define SPS_STAGEMEM_H
 
@@ -17,8 +18,10 @@
 #include "plan.h"
 #include "search.h"
 
-/* A program of the suite before its data: code, libraries, stacks. */
-#define SPS_PROCESS_BYTES	(10.0 * 1048576)
+/* A program of the suite before its data (code, libraries, the main
+ * stack), and a thread's stack as the stages use it. */
+#define SPS_PROCESS_BYTES	(12.0 * 1048576)
+#define SPS_THREAD_BYTES	(64.0 * 1024)
 
 enum sps_stage {
 	SPS_STAGE_DEDISPERSE, SPS_STAGE_BOXCAR, SPS_STAGE_PEAKS,

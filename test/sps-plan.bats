@@ -369,8 +369,9 @@ predicted() {
 }
 
 # memory_case ARGS...: each stage's peak memory on the CPU, searching
-# $dir/in.fil with the dedisp list of ARGS, is within 25 % of sps-plan's
-# prediction, which is above it but for sps-peaks (the program alone).
+# $dir/in.fil with the dedisp list of ARGS, is below sps-plan's prediction
+# by less than 25 % of it; sps-peaks, which holds no data (the program
+# alone, about 8.5 MiB), by less than half.
 memory_case() {
 	local stage m p
 
@@ -388,8 +389,7 @@ memory_case() {
 		awk -v m="$m" -v p="$p" -v s="$stage" 'BEGIN {
 		    printf "%s: predicted %.1f MiB, measured %.1f MiB\n", s,
 			p / 1048576, m / 1048576
-		    exit !(p <= 1.25 * m && p >= 0.75 * m &&
-			(s == "sps-peaks" || p >= m)) }' ||
+		    exit !(p >= m && p <= (s == "sps-peaks" ? 1.5 : 1.25) * m) }' ||
 		    fail "$*: $stage"
 	done
 }
