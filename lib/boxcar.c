@@ -248,6 +248,15 @@ sps_boxcar_evals_per_sample(const struct sps_boxcar_plan *p)
 	return e;
 }
 
+/* Room to grow a stream's or a scratch's buffer to for need elements:
+ * an eighth more (a stream's buffers reach a steady size, which
+ * thousands of trials hold at once, so they are not doubled past it). */
+static size_t
+room(size_t need)
+{
+	return need < 64 ? 64 : need + need / 8;
+}
+
 /* ---- scratch ---- */
 
 struct sps_boxcar_work {
@@ -784,6 +793,19 @@ igrid(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
 }
 
 /* ---- DIT ---- */
+
+/* Samples of level i's series needed for n starts. */
+static void
+dit_need(const struct sps_boxcar_plan *p, size_t n, size_t *need)
+{
+	int i = p->nlevels - 1;
+
+	need[i] = ceil_div(n, (size_t)p->level[i].sep);
+	for (i--; i >= 0; i--)
+		need[i] = max_size(ceil_div(n, (size_t)p->level[i].sep),
+		    2 * need[i + 1]);
+}
+
 static enum sps_err
 dit(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
     const float *x, size_t n, const float *scale, float *snr,
@@ -796,11 +818,7 @@ dit(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
 	int i, in = 0;
 	enum sps_err e;
 
-	i = p->nlevels - 1;
-	need[i] = ceil_div(n, (size_t)p->level[i].sep);
-	for (i--; i >= 0; i--)
-		need[i] = max_size(ceil_div(n, (size_t)p->level[i].sep),
-		    2 * need[i + 1]);
+	dit_need(p, n, need);
 	if ((e = work_reserve(w, p, need[0] + V, n, 1)) != SPS_OK)
 		return e;
 	for (i = 0; i < p->nlevels; i++) {
@@ -843,6 +861,31 @@ sps_boxcar_search(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
 		return dit(p, w, x, n, scale, snr, width);
 	}
 	return sps_fail(SPS_EUSAGE, "unknown algorithm");
+}
+
+/* The scratch series' length a search of n starts asks of work_reserve
+ * (the cap each algorithm passes, and work_reserve's least). */
+static size_t
+work_cap(const struct sps_boxcar_plan *p, size_t n)
+{
+	size_t need[SPS_BOXCAR_MAXLEVELS], cap, least = n +
+	    (size_t)(p->nlevels + 1) * (V + 1);
+	struct igrid_need nd;
+
+	switch (p->algo) {
+	case SPS_BOXCAR_IGRID:
+		igrid_need(p, n, &nd);
+		cap = max_size(nd.x, nd.Sfull) + V;
+		break;
+	case SPS_BOXCAR_DIT:
+		dit_need(p, n, need);
+		cap = need[0] + V;
+		break;
+	default:
+		boxdit_need(p, n, need);
+		cap = need[0] / 2 + n + V;
+	}
+	return max_size(cap, least);
 }
 
 WIDE_END
@@ -1086,9 +1129,37 @@ sps_boxcar_stream_lag(const struct sps_boxcar_plan *p, size_t window)
 	return window == 0 ? 1 : (int)ceil_div(sps_boxcar_tail(p), window);
 }
 
-/* Grow *ptr (of *cap elements of size) to hold need, and an eighth more:
- * a stream's buffers reach a steady size, which thousands of trials hold
- * at once, so they are not doubled past it. */
+size_t
+sps_boxcar_work_bytes(const struct sps_boxcar_plan *p, size_t n)
+{
+	return sizeof(struct sps_boxcar_work) + 6 * (work_cap(p, n) + V) *
+	    sizeof(float) + ((size_t)p->max_width + 1) * (sizeof(float) +
+	    sizeof(int32_t)) + room(n + 1) * (sizeof(float) + sizeof(int32_t));
+}
+
+/* The series is trimmed once what has been searched is half of it, so
+ * it holds up to 2 lag windows, and the zeros past the end of the data
+ * (search_first); each window waiting to be searched keeps its scale. */
+size_t
+sps_boxcar_stream_bytes(const struct sps_boxcar_plan *p, size_t window,
+    int lag, size_t total)
+{
+	size_t held = (size_t)(lag < 1 ? 1 : lag), series = 2 * held * window;
+	size_t windows = held + 1;
+
+	if (window == 0)
+		return sizeof(struct sps_boxcar_stream);
+	if (total > 0 && total < series)
+		series = total;
+	if (total > 0 && (total + window - 1) / window < windows)
+		windows = (total + window - 1) / window;
+	return sizeof(struct sps_boxcar_stream) + room(series +
+	    sps_boxcar_tail(p) + 1) * sizeof(float) + windows *
+	    ((size_t)p->max_width + 1) * sizeof(float) + room(held + 2) *
+	    sizeof(struct window);
+}
+
+/* Grow *ptr (of *cap elements of size) to hold need (room()). */
 static enum sps_err
 grow(void *ptr, size_t *cap, size_t need, size_t size)
 {
@@ -1097,7 +1168,7 @@ grow(void *ptr, size_t *cap, size_t need, size_t size)
 
 	if (need <= *cap)
 		return SPS_OK;
-	c = need < 64 ? 64 : need + need / 8;
+	c = room(need);
 	if ((q = realloc(*pp, c * size)) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	*pp = q;

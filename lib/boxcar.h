@@ -146,6 +146,15 @@ void sps_boxcar_stream_free(struct sps_boxcar_stream *st);
  * `window` samples (the same for every trial of a stream). */
 int sps_boxcar_stream_lag(const struct sps_boxcar_plan *p, size_t window);
 
+/* Bytes a scratch holds for searches of n starts with plan p, and a
+ * stream of windows of `window` samples uses at most (0: a stream given
+ * the boxcars found, sps_boxcar_stream_found) for total samples in all
+ * (0: unknown, many windows), without the S/N plane and the events and
+ * candidates, which the data decide. */
+size_t sps_boxcar_work_bytes(const struct sps_boxcar_plan *p, size_t n);
+size_t sps_boxcar_stream_bytes(const struct sps_boxcar_plan *p,
+    size_t window, int lag, size_t total);
+
 /* Add the next window: n samples, scale[0..max_width] (NULL: do not
  * search this window; its starts give no events).  Searches what it can
  * with the scratch w. */

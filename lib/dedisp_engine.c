@@ -135,6 +135,20 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
 
 /* ---- the CPU engine's memory ---- */
 
+/* MB of the CPU engine's input block (its overlap too) as floats, its
+ * output block and the plan's working memory. */
+static void
+cpu_parts(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
+    size_t block, size_t max_delay, double *in, double *out, double *work)
+{
+	size_t nin = block + max_delay;
+
+	*in = (double)nin * sps_spectrum_values(h) * sizeof(float) / 1048576;
+	*out = (double)sps_dedisp_out_size(cpu, block) * sizeof(float) /
+	    1048576;
+	*work = (double)sps_dedisp_work_bytes(cpu, nin, block) / 1048576;
+}
+
 /* The memory a CPU run needs, had before reading data. */
 static enum sps_err
 reserve_cpu(struct sps_dedisp_engine *e)
@@ -142,11 +156,8 @@ reserve_cpu(struct sps_dedisp_engine *e)
 	size_t nin = e->block + e->max_delay, avail = available_memory();
 	double total;
 
-	e->in_mb = (double)nin * sps_spectrum_values(&e->r->hdr) *
-	    sizeof(float) / 1048576;
-	e->out_mb = (double)sps_dedisp_out_size(e->cpu, e->block) *
-	    sizeof(float) / 1048576;
-	e->work_mb = (double)sps_dedisp_work_bytes(e->cpu, nin) / 1048576;
+	cpu_parts(e->cpu, &e->r->hdr, e->block, e->max_delay, &e->in_mb,
+	    &e->out_mb, &e->work_mb);
 	total = e->in_mb + e->out_mb + e->work_mb;
 	if (sps_dedisp_reserve(e->cpu, nin, e->block) != SPS_OK)
 		return sps_fail(SPS_ENOMEM, "needs at least %.0f MB of memory "
@@ -163,12 +174,22 @@ reserve_cpu(struct sps_dedisp_engine *e)
 
 /* ---- the GPU engine's plan ---- */
 
-/* Host memory of the GPU engine: two gulps of raw input and of output. */
+/* Host memory of the GPU engine: two gulps of raw input and, unless
+ * the blocks stay on the device, of output. */
+static double
+gulp_bytes(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
+    size_t gulp, size_t max_delay, int on_device)
+{
+	return 2.0 * ((double)(gulp + max_delay) * sps_spectrum_bytes(h) +
+	    (on_device ? 0 : (double)sps_dedisp_out_size(cpu, gulp) *
+	    sizeof(float)));
+}
+
 static double
 pinned_bytes(const struct sps_dedisp_engine *e, size_t gulp)
 {
-	return 2.0 * ((double)(gulp + e->max_delay) * e->unit + (e->o.on_device
-	    ? 0 : (double)sps_dedisp_out_size(e->cpu, gulp) * sizeof(float)));
+	return gulp_bytes(e->cpu, &e->r->hdr, gulp, e->max_delay,
+	    e->o.on_device);
 }
 
 /* Is the plan of this gulp too big for the device or for the host? */
@@ -185,22 +206,35 @@ too_big(const struct sps_dedisp_engine *e, size_t free_dev, size_t host)
  * enough for the kernels' launches to fill the device to the end, and
  * short enough for the packed 8-bit kernels of the algorithm. */
 static size_t
-gulp_target(const struct sps_dedisp_engine *e)
+aim_gulp(const struct sps_header *h, uint64_t nsamples, size_t max_delay,
+    size_t block, int algo)
 {
-	const struct sps_reader *r = e->r;
 	size_t want = MIN_GULP, data;
 
-	while (want < 4 * e->max_delay && want < MAX_GULP)
+	while (want < 4 * max_delay && want < MAX_GULP)
 		want *= 2;
-	if (r->nsamples != SPS_NSAMPLES_UNKNOWN) {
-		data = (size_t)r->nsamples - e->max_delay;
-		while (want > e->block && want / 2 >= data)
+	if (nsamples != SPS_NSAMPLES_UNKNOWN) {
+		data = (size_t)nsamples - max_delay;
+		while (want > block && want / 2 >= data)
 			want /= 2;
 	}
-	while (want > e->block && want + e->max_delay >
-	    sps_gpu_dedisp_packed_limit(&r->hdr, e->o.plan.algo))
+	while (want > block && want + max_delay >
+	    sps_gpu_dedisp_packed_limit(h, (enum sps_dedisp_algo)algo))
 		want /= 2;
 	return want;
+}
+
+/* The longest gulp, a power of 2 times the block, up to aim_gulp's. */
+static size_t
+longest_gulp(const struct sps_header *h, uint64_t nsamples,
+    size_t max_delay, size_t block, int algo)
+{
+	size_t gulp = block, aim = aim_gulp(h, nsamples, max_delay, block,
+	    algo);
+
+	while (gulp * 2 <= aim)
+		gulp *= 2;
+	return gulp;
 }
 
 /* The GPU's input gulps, as long as they can be: their pages are had
@@ -217,9 +251,8 @@ reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
 		return;
 	e->max_delay = sps_dedisp_max_delay(cpu);
 	e->block = (e->o.block + f - 1) / f * f;
-	gulp = e->block;
-	while (!e->o.fixed_gulp && gulp * 2 <= gulp_target(e))
-		gulp *= 2;
+	gulp = e->o.fixed_gulp ? e->block : longest_gulp(&e->r->hdr,
+	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
 	e->pre_bytes = (gulp + e->max_delay) * sps_spectrum_bytes(&e->r->hdr);
 	for (i = 0; i < 2; i++)
 		if (sps_device_host_reserve((void **)&e->pre[i], e->pre_bytes,
@@ -267,7 +300,7 @@ share_tables(struct sps_dedisp_engine *e)
 }
 
 /* The GPU plan for gulps of one block (fixed_gulp), or for the largest
- * gulp up to gulp_target (a power of 2 times the block) that fits in 3/4
+ * gulp up to aim_gulp's (a power of 2 times the block) that fits in 3/4
  * of the free device memory and half the available host memory. */
 static enum sps_err
 make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
@@ -279,9 +312,8 @@ make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	if ((err = sps_device_memory(e->o.device, &free_dev, &total)) !=
 	    SPS_OK)
 		return err;
-	e->gulp = e->block;
-	while (!e->o.fixed_gulp && e->gulp * 2 <= gulp_target(e))
-		e->gulp *= 2;
+	e->gulp = e->o.fixed_gulp ? e->block : longest_gulp(&e->r->hdr,
+	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
 	for (;;) {
 		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
 		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay,
@@ -506,6 +538,50 @@ const char *
 sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e)
 {
 	return e->gpu != NULL ? sps_gpu_dedisp_direct_path(e->gpu) : NULL;
+}
+
+/* ---- memory, predicted ---- */
+
+/* Host bytes beside the blocks: the last PAD_SPECTRA spectra and the
+ * padding, of unit bytes each, and the reader's raw block of nin spectra
+ * (the CPU engine's, but for floats, which are read in place; the GPU's
+ * reads into its own). */
+static double
+side_bytes(const struct sps_header *h, size_t unit, size_t nin, int on_gpu)
+{
+	return (double)(PAD_SPECTRA + PAD_CYCLE) * unit + (on_gpu ||
+	    h->nbits == 32 ? 0 : (double)nin * sps_spectrum_bytes(h));
+}
+
+void
+sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
+    const struct sps_header *h, uint64_t nsamples,
+    const struct sps_dedisp_engine_opts *o, struct sps_dedisp_memory *m)
+{
+	size_t f = (size_t)sps_dedisp_max_scrunch(cpu), used;
+	double in, out, work;
+
+	memset(m, 0, sizeof(*m));
+	m->max_delay = sps_dedisp_max_delay(cpu);
+	m->block = (o->block + f - 1) / f * f;
+	m->gulp = used = m->block;
+	if (o->engine != SPS_ENGINE_GPU) {
+		/* a file shorter than a block uses a block of its length */
+		if (nsamples != SPS_NSAMPLES_UNKNOWN && nsamples < m->block)
+			used = (size_t)nsamples;
+		cpu_parts(cpu, h, used, m->max_delay, &in, &out, &work);
+		m->host = (in + out + work) * 1048576 + side_bytes(h,
+		    sps_spectrum_values(h) * sizeof(float), used + m->max_delay,
+		    0);
+		return;
+	}
+	if (!o->fixed_gulp)
+		m->gulp = longest_gulp(h, nsamples, m->max_delay, m->block,
+		    o->plan.algo);
+	m->host = gulp_bytes(cpu, h, m->gulp, m->max_delay, o->on_device) +
+	    side_bytes(h, sps_spectrum_bytes(h), 0, 1);
+	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay,
+	    m->gulp);
 }
 
 /* ---- the run ---- */

@@ -92,6 +92,26 @@ void sps_dedisp_engine_free(struct sps_dedisp_engine *e);
 void sps_dedisp_engine_info(const struct sps_dedisp_engine *e,
     struct sps_dedisp_engine_info *info);
 
+/* The memory an engine holds, predicted without data or a device. */
+struct sps_dedisp_memory {
+	size_t	 block;		/* output samples per block */
+	size_t	 gulp;		/* per dedispersion */
+	size_t	 max_delay;	/* input samples of overlap */
+	double	 host, device;	/* bytes */
+};
+
+/* The memory of an engine sps_dedisp_engine_create would make with
+ * options o, for data described by h, nsamples spectra long
+ * (SPS_NSAMPLES_UNKNOWN allowed), whose CPU plan (dedisperse.h) is cpu,
+ * on the engine o->engine names (ANY: the CPU): the CPU's blocks,
+ * working memory, padding and the reader's raw block; the GPU's
+ * page-locked gulps and padding on the host, and its plan on the device
+ * (sps_gpu_dedisp_bytes), for the longest gulp the engine aims for (the
+ * device's free memory may make it shorter). */
+void sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
+    const struct sps_header *h, uint64_t nsamples,
+    const struct sps_dedisp_engine_opts *o, struct sps_dedisp_memory *m);
+
 /* The CPU plan behind either engine: the output's layout, delays and
  * smearing. */
 const struct sps_dedisp_plan *sps_dedisp_engine_plan(

@@ -113,19 +113,24 @@ choose_channels(struct sps_dedisp_plan *p, const struct sps_header *h,
 	return SPS_OK;
 }
 
+/* Each trial's largest delay is that of the lowest live channel: delays
+ * fall as the frequency rises (DMs are not negative), and rounding keeps
+ * their order. */
 static void
 find_max_delay(struct sps_dedisp_plan *p)
 {
-	int i, c;
+	int i, c, low = 0;
 
+	for (c = 1; c < p->nlive; c++)
+		if (p->freq[c] < p->freq[low])
+			low = c;
 	p->max_delay = 0;
-	for (i = 0; i < p->ndms; i++)
-		for (c = 0; c < p->nlive; c++) {
-			long s = sps_dedisp_shift(p, i, c) * p->scrunch[i];
+	for (i = 0; i < p->ndms; i++) {
+		long s = sps_dedisp_shift(p, i, low) * p->scrunch[i];
 
-			if (s > 0 && (size_t)s > p->max_delay)
-				p->max_delay = (size_t)s;
-		}
+		if (s > 0 && (size_t)s > p->max_delay)
+			p->max_delay = (size_t)s;
+	}
 }
 
 /* Sub-bands of 2^ceil(log2(sqrt(nchans))) channels, as the tree's. */
@@ -305,10 +310,17 @@ sps_dedisp_out_size(const struct sps_dedisp_plan *p, size_t nout)
 }
 
 size_t
-sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin)
+sps_dedisp_work_bytes(const struct sps_dedisp_plan *p, size_t nin,
+    size_t nout)
 {
-	return sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float) +
-	    sps_tree_work_bytes(p);
+	size_t b = sps_dedisp_level_offset(p, nin, p->nlevels) * sizeof(float);
+
+	if (p->algo == SPS_ALGO_SUBBAND)
+		return b + sps_subband_work_bytes(p, nout);
+	if (p->algo == SPS_ALGO_DIRECT)	/* each thread's shifts (execute) */
+		return b + (size_t)p->nthreads * TILE_TRIALS * (size_t)p->nlive *
+		    sizeof(long);
+	return b + sps_tree_work_bytes(p, nout);
 }
 
 /* Spectra t .. t + 7, channels c .. c + 7 (stride floats apart) to rows

@@ -154,9 +154,13 @@ enum sps_err sps_tree_tables(const struct sps_dedisp_plan *plan,
     struct sps_tree_tables *t);
 void sps_tree_tables_free(struct sps_tree_tables *t);
 
-/* Bytes of working memory a block of nin spectra needs (with, for a
- * tree, the most its chunks can hold). */
-size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin);
+/* Bytes of working memory sps_dedisp_reserve(plan, nin, nout) holds, and
+ * sps_dedisp_execute for the time of a block: the block's channel-major
+ * rows at every scrunch level and, for the direct algorithm, each
+ * thread's table of shifts; for the sub-band algorithm each thread's
+ * sub-band series; for a tree its rows, scratch and tasks. */
+size_t sps_dedisp_work_bytes(const struct sps_dedisp_plan *plan, size_t nin,
+    size_t nout);
 
 /* Allocate the working memory for blocks of nin spectra and nout output
  * samples now, so that a run fails before reading data if it cannot have

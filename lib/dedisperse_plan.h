@@ -59,6 +59,7 @@ size_t sps_dedisp_level_offset(const struct sps_dedisp_plan *p, size_t nin,
 enum sps_err sps_subband_prepare(struct sps_dedisp_plan *p,
     const struct sps_header *h, int nsub, int group);
 void sps_subband_free(struct sps_dedisp_plan *p);
+size_t sps_subband_work_bytes(const struct sps_dedisp_plan *p, size_t nout);
 enum sps_err sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout);
 enum sps_err sps_subband_execute(struct sps_dedisp_plan *p, size_t nin,
     size_t nout, float *out);
@@ -70,7 +71,7 @@ enum sps_err sps_tree_prepare(struct sps_dedisp_plan *p,
 void sps_tree_free(struct sps_dedisp_plan *p);
 long sps_tree_shift(const struct sps_dedisp_plan *p, int trial, int live);
 double sps_tree_a4(const struct sps_dedisp_plan *p);
-size_t sps_tree_work_bytes(const struct sps_dedisp_plan *p);
+size_t sps_tree_work_bytes(const struct sps_dedisp_plan *p, size_t nout);
 size_t sps_tree_held_bytes(const struct sps_dedisp_plan *p);
 enum sps_err sps_tree_reserve(struct sps_dedisp_plan *p, size_t nout);
 enum sps_err sps_tree_execute(struct sps_dedisp_plan *p, size_t nin,

@@ -68,6 +68,16 @@ const char *sps_gpu_dedisp_direct_path(const struct sps_gpu_dedisp *plan);
 /* Device memory the plan holds, bytes. */
 size_t sps_gpu_dedisp_memory(const struct sps_gpu_dedisp *plan);
 
+/* Device memory, bytes, a plan for blocks of nin spectra giving nout
+ * samples will hold, predicted (in any build) from the CPU plan cpu of
+ * the same data and trials (dedisperse.h): the rows of every scrunch
+ * level, two slots of input and output, the shift tables and, for the
+ * sub-band algorithm, its tables and band series.  A tree's own rows
+ * are not counted. */
+struct sps_dedisp_plan;
+double sps_gpu_dedisp_bytes(const struct sps_dedisp_plan *cpu,
+    const struct sps_header *h, size_t nin, size_t nout);
+
 /* Queue one gulp and return at once: raw holds nin spectra in the
  * header's packing, giving nout samples.  out (host) gets them as blocks
  * of `block` samples (a multiple of the largest scrunch factor; the last

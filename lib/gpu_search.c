@@ -1,7 +1,63 @@
-/* gpu_search.c: the GPU search of a build without CUDA (gpu_search.h):
+/* gpu_search.c: the device memory of a GPU search, predicted in any
+ * build; and the GPU search of a build without CUDA (gpu_search.h):
  * creating one fails with "built without CUDA"; with SPS_HAVE_CUDA,
  * kernels/search.cu provides the functions instead. */
 #include "gpu_search.h"
+
+/* As kernels/search.cu has them (the GPU tests compare the prediction
+ * with what a search holds). */
+#define RING		1024	/* decimated sums kept per level */
+#define FOUND_FIRST	(1 << 20)	/* room for boxcars found */
+#define FOUND_BYTES	16	/* one boxcar found (struct dfound) */
+#define TRIAL_BYTES	40	/* a trial's layout (struct dtrial) */
+#define PLAN_BYTES	(4 * (2 + 4 * SPS_BOXCAR_MAXLEVELS))	/* dplan */
+
+static int
+levels_of(int max_width)
+{
+	int k;
+
+	for (k = 0; (1 << k) < max_width; k++)
+		;
+	return k;
+}
+
+double
+sps_gpu_search_host_bytes(int ntrials)
+{
+	return (double)ntrials * (TRIAL_BYTES + PLAN_BYTES + sizeof(size_t));
+}
+
+double
+sps_gpu_search_bytes(const struct sps_gpu_search_opts *o, int ntrials,
+    const int *f, const struct sps_boxcar_plan *const *plans,
+    size_t stage_floats)
+{
+	double nt = ntrials, slots = o->lag + 3, b = 0;
+	int i, lmax = 0, maxw = 1, nplans = 0;
+
+	for (i = 0; i < ntrials; i++) {
+		size_t win = o->window / (size_t)f[i];
+		int l = levels_of(plans[i]->max_width);
+
+		/* the ring of windows, the decimated sums */
+		b += (slots * (double)win + win / 2 + win / 4 + 2) *
+		    sizeof(float);
+		nplans += i == 0 || f[i] != f[i - 1];	/* one per factor */
+		lmax = l > lmax ? l : lmax;
+		maxw = plans[i]->max_width > maxw ? plans[i]->max_width : maxw;
+	}
+	lmax = lmax > 0 ? lmax : 1;
+	/* means, sigmas, their ratios, the trials' ratios, rings, counts */
+	b += nt * slots * (2 * sizeof(double) + (lmax + 2.0) * sizeof(float)) +
+	    nt * (lmax + 2.0) * sizeof(double) + nt * lmax * (RING *
+	    sizeof(float) + 2 * sizeof(int)) + nt * (sizeof(double) + 3 *
+	    sizeof(unsigned long long) + sizeof(size_t));
+	b += nt * TRIAL_BYTES + nplans * PLAN_BYTES + (maxw + 2.0) *
+	    (sizeof(int) + 2 * sizeof(float)) + sizeof(unsigned) +
+	    (double)FOUND_FIRST * FOUND_BYTES;
+	return b + (double)stage_floats * sizeof(float);
+}
 
 #ifndef SPS_HAVE_CUDA
 enum sps_err

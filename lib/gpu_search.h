@@ -66,6 +66,16 @@ void sps_gpu_search_free(struct sps_gpu_search *g);
 enum sps_err sps_gpu_search_feed(struct sps_gpu_search *g,
     const float *block, size_t n, int on_device);
 
+/* Device bytes, predicted in any build, that a search of these
+ * arguments holds, with stage_floats floats of a block from the host
+ * (0 when blocks come in device memory); the boxcars found past the
+ * first room for 2^20 are not counted. */
+double sps_gpu_search_bytes(const struct sps_gpu_search_opts *o,
+    int ntrials, const int *f, const struct sps_boxcar_plan *const *plans,
+    size_t stage_floats);
+/* The host's bytes of such a search: the trials' layout. */
+double sps_gpu_search_host_bytes(int ntrials);
+
 /* No more data: normalise and search the rest. */
 enum sps_err sps_gpu_search_finish(struct sps_gpu_search *g);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chanmask.h"
 #include "killmask.h"
 
 enum sps_err
@@ -61,5 +62,45 @@ sps_killmask_load(const char *path, int nchans, unsigned char **kill)
 		*kill = NULL;
 	}
 	fclose(f);
+	return e;
+}
+
+/* The channels of PRESTO's list, in the file's order. */
+static enum sps_err
+add_ignorechan(const char *list, const struct sps_header *h,
+    unsigned char *kill)
+{
+	unsigned char *m;
+	enum sps_err e;
+	int c;
+
+	if ((m = calloc((size_t)h->nchans, 1)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if ((e = sps_chanmask_parse(list, "--ignorechan", h->nchans, m)) ==
+	    SPS_OK)
+		for (c = 0; c < h->nchans; c++)
+			kill[h->foff < 0 ? h->nchans - 1 - c : c] |= m[c];
+	free(m);
+	return e;
+}
+
+enum sps_err
+sps_killmask_make(const char *path, const char *ignorechan,
+    const struct sps_header *h, unsigned char **kill)
+{
+	enum sps_err e;
+
+	*kill = NULL;
+	if (path != NULL && (e = sps_killmask_load(path, h->nchans, kill)) !=
+	    SPS_OK)
+		return e;
+	if (ignorechan == NULL)
+		return SPS_OK;
+	if (*kill == NULL && (*kill = calloc((size_t)h->nchans, 1)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if ((e = add_ignorechan(ignorechan, h, *kill)) != SPS_OK) {
+		free(*kill);
+		*kill = NULL;
+	}
 	return e;
 }

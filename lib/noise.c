@@ -204,6 +204,42 @@ struct sps_noise {
 	struct ring *ring;
 };
 
+/* Powers of two 1 .. 2^levels(w) reach w. */
+static int
+levels(int max_width)
+{
+	int k;
+
+	for (k = 0; (1 << k) < max_width; k++)
+		;
+	return k;
+}
+
+/* Room for need samples not yet in a window: an eighth more than need,
+ * not double: the buffer's steady size (two windows and a push) is held
+ * by every trial. */
+static size_t
+raw_room(size_t need)
+{
+	return need + need / 8;
+}
+
+size_t
+sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total)
+{
+	size_t w = (size_t)o->max_width + 1, k = (size_t)levels(o->max_width);
+	size_t raw = 2 * o->window + push, win = o->window;
+
+	if (total > 0 && total < raw)
+		raw = total;
+	if (total > 0 && total < win)
+		win = total;
+	return sizeof(struct sps_noise) + raw_room(raw) * sizeof(float) + w *
+	    (2 * sizeof(float) + sizeof(int) + sizeof(float)) + (win / 2 + 1) *
+	    sizeof(float) + (k + 2) * sizeof(double) + (k + 1) *
+	    sizeof(struct ring);
+}
+
 enum sps_err
 sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 {
@@ -216,9 +252,7 @@ sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 	if ((nz = calloc(1, sizeof(*nz))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	nz->o = *o;
-	for (k = 0; (1 << k) < o->max_width; k++)
-		;
-	nz->nlevels = k;
+	nz->nlevels = k = levels(o->max_width);
 	nz->scale = malloc(((size_t)o->max_width + 1) * sizeof(float));
 	nz->dec = malloc((o->window / 2 + 1) * sizeof(float));
 	nz->ratio = malloc(((size_t)k + 2) * sizeof(double));
@@ -269,9 +303,7 @@ sps_noise_push(struct sps_noise *nz, const float *x, size_t n)
 		nz->roff = 0;
 	}
 	if (nz->rlen + n > nz->rcap) {
-		/* an eighth more than needed, not double: the buffer's steady
-		 * size (two windows and a block) is held by every trial */
-		size_t cap = nz->rlen + n + (nz->rlen + n) / 8;
+		size_t cap = raw_room(nz->rlen + n);
 		float *p;
 
 		if ((p = realloc(nz->raw, cap * sizeof(float))) == NULL)

@@ -77,6 +77,13 @@ enum sps_err sps_noise_create(struct sps_noise **nz,
     const struct sps_noise_opts *o);
 void sps_noise_free(struct sps_noise *nz);
 
+/* Bytes a noise model of o uses at most when fed push samples at a time,
+ * total samples in all (0: unknown, many windows): the samples not yet in
+ * a window (up to two windows and a push), the tables of widths, the
+ * decimated sums and the rings. */
+size_t sps_noise_bytes(const struct sps_noise_opts *o, size_t push,
+    size_t total);
+
 /* Append samples of the trial. */
 enum sps_err sps_noise_push(struct sps_noise *nz, const float *x, size_t n);
 

@@ -486,34 +486,6 @@ sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
 	    nsub, nsamples);
 }
 
-void
-sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
-    size_t gulp, int nsub, struct sps_plan_memory *m)
-{
-	double span, nvalues = (double)h->nchans * (h->nifs > 0 ? h->nifs : 1);
-	unsigned long levels = 0;	/* bit k: some trial scrunches by 2^k */
-	size_t i;
-	int k;
-
-	memset(m, 0, sizeof(*m));
-	m->max_delay = sps_plan_max_delay(p, h);
-	span = (double)gulp + (double)m->max_delay;
-	m->input = span * nvalues * sizeof(float);
-	for (i = 0; i < p->ntrials; i++)
-		for (k = 1; k < 31; k++)
-			if (p->scrunch[i] == 1 << k)
-				levels |= 1UL << k;
-	for (k = 1; k < 31; k++)
-		if (levels & 1UL << k)
-			m->scrunched += ceil(span / (1 << k)) * nvalues *
-			    sizeof(float);
-	for (i = 0; i < p->ntrials; i++)
-		m->output += ceil((double)gulp / p->scrunch[i]) * sizeof(float);
-	if (nsub > 0)
-		m->subband = (double)nsub * span * sizeof(float);
-	m->total = m->input + m->scrunched + m->subband + m->output;
-}
-
 enum sps_err
 sps_plan_range(struct sps_plan *p, const struct sps_header *h, double dm_lo,
     double dm_hi, double pulse_width_us, double tol, int max_scrunch)

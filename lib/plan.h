@@ -22,8 +22,6 @@
 #include "header.h"
 
 #define SPS_PLAN_MAX_SCRUNCH	(1 << 30)
-#define SPS_PLAN_GULP		65536	/* block of samples the memory
-					   estimate assumes by default */
 
 struct sps_ddplan_line;
 
@@ -57,18 +55,6 @@ struct sps_plan_range {
 	double	 t_sub;		/* sub-band term (Barsdell eq. B1), or 0 */
 	double	 t_total;	/* quadrature sum of the four above
 				   (t_samp is inside t_scrunch) */
-};
-
-/* Memory a run of sps-dedisperse needs for a block of gulp samples, in
- * bytes (see sps_plan_memory). */
-struct sps_plan_memory {
-	size_t	 max_delay;	/* samples of overlap the block carries */
-	double	 input;		/* (gulp + max_delay) spectra as floats */
-	double	 scrunched;	/* scrunched copies of the input */
-	double	 subband;	/* sub-band intermediate sums of one nominal
-				   DM, 32 bits (per thread) */
-	double	 output;	/* gulp / scrunch samples of every trial */
-	double	 total;
 };
 
 void sps_plan_init(struct sps_plan *p);
@@ -165,13 +151,5 @@ size_t sps_plan_max_delay(const struct sps_plan *p,
  * nsub sub-bands once per nominal DM, then the sub-bands per trial. */
 double sps_plan_work(const struct sps_plan *p, const struct sps_header *h,
     double nsamples, int nsub, int dms_per_nominal);
-
-/* Memory for blocks of gulp samples (see struct sps_plan_memory): the
- * input block with its overlap unpacked to floats (nifs * nchans per
- * spectrum), one copy per scrunch factor above 1 at its resolution, with
- * nsub > 0 the nsub intermediate series of one nominal DM, and the output
- * block of every trial. */
-void sps_plan_memory(const struct sps_plan *p, const struct sps_header *h,
-    size_t gulp, int nsub, struct sps_plan_memory *m);
 
 #endif

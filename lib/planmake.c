@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dedisp_engine.h"
 #include "planmake.h"
 
 void
@@ -13,7 +14,7 @@ sps_plan_recipe_defaults(struct sps_plan_recipe *r)
 	r->tol = 1.25;
 	r->width_us = 40;
 	r->max_scrunch = SPS_PLAN_MAX_SCRUNCH;
-	r->gulp = SPS_PLAN_GULP;
+	r->gulp = SPS_DEDISP_BLOCK;
 	r->nsamples = -1;
 	sps_ddplan_defaults(&r->dd);
 }

@@ -45,7 +45,7 @@ struct sps_plan_recipe {
 	int		 scrunch;	/* factors from the diagonal DM */
 	int		 max_scrunch;
 	int		 nsub;		/* sub-bands the predictions assume */
-	long long	 gulp;		/* block the memory estimate assumes */
+	long long	 gulp;		/* block the memory estimates assume */
 	/* Observation options: those given replace the data's. */
 	double		 nsamples;	/* the data's length, -1: theirs */
 	unsigned	 obs_given;	/* SPS_PLAN_NCHANS ... */
@@ -69,8 +69,8 @@ struct sps_plan_made {
 
 /* Heimdall's dedisp list of DM 0-1000, tolerance 1.25, 40 us pulses,
  * DDplan.py's defaults, scrunch factors (when asked) up to
- * SPS_PLAN_MAX_SCRUNCH, blocks of SPS_PLAN_GULP, no observation
- * options. */
+ * SPS_PLAN_MAX_SCRUNCH, blocks of SPS_DEDISP_BLOCK (sps-dedisperse's),
+ * no observation options. */
 void sps_plan_recipe_defaults(struct sps_plan_recipe *r);
 
 /* The mode's name in the report and the JSON: dedisp, ddplan, step,

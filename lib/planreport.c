@@ -4,6 +4,7 @@
 
 #include "planfile.h"
 #include "planreport.h"
+#include "stagemem.h"
 
 /* How the plan was made, for the plan file's comment. */
 static void
@@ -58,26 +59,66 @@ sps_plan_write_made(FILE *f, const struct sps_plan_made *m,
 	return e;
 }
 
-/* Members of the JSON object besides the plan's own. */
+/* The memory of every stage of a search with the plan: sps-search's
+ * settings, with the recipe's block and sub-bands. */
+static enum sps_err
+stage_memory(const struct sps_plan_made *m, const struct sps_plan_recipe *r,
+    struct sps_stagemem *sm)
+{
+	struct sps_stagemem_opts o;
+
+	sps_stagemem_defaults(&o);
+	o.dedisp.block = (size_t)r->gulp;
+	if (r->nsub > 0) {
+		o.dedisp.plan.algo = SPS_ALGO_SUBBAND;
+		o.dedisp.plan.nsub = r->nsub;
+	}
+	return sps_stagemem_predict(&m->obs, m->nsamples < 0 ?
+	    SPS_NSAMPLES_UNKNOWN : (uint64_t)m->nsamples, &m->plan, &o, sm);
+}
+
+/* "memory": {"sps-dedisperse": {"cpu": B, "gpu_host": B, "gpu_device":
+ * B}, ...}, in bytes. */
 static void
+json_memory(FILE *f, const struct sps_stagemem *sm)
+{
+	int i;
+
+	fprintf(f, ", \"noise_window\": %zu, \"gpu_gulp\": %zu,\n "
+	    "\"memory\": {", sm->window, sm->gulp);
+	for (i = 0; i < SPS_NSTAGES; i++)
+		fprintf(f, "%s\"%s\": {\"cpu\": %.0f, \"gpu_host\": %.0f, "
+		    "\"gpu_device\": %.0f}", i > 0 ? ", " : "",
+		    sps_stage_name(i), sm->stage[i].cpu, sm->stage[i].gpu_host,
+		    sm->stage[i].gpu_device);
+	fprintf(f, "}");
+}
+
+/* Members of the JSON object besides the plan's own. */
+static enum sps_err
 json_summary(FILE *f, const struct sps_plan_made *m,
     const struct sps_plan_recipe *r)
 {
 	const struct sps_header *h = &m->obs;
-	struct sps_plan_memory mem;
+	struct sps_stagemem sm;
 	double diag = 0;
+	enum sps_err e;
 
 	sps_diagonal_dm(h, 1, &diag);
-	sps_plan_memory(&m->plan, h, (size_t)r->gulp, r->nsub, &mem);
+	if ((e = stage_memory(m, r, &sm)) != SPS_OK)
+		return e;
 	fprintf(f, "\"mode\": \"%s\", \"diagonal_dm\": %.10g, "
-	    "\"work_per_second\": %.10g, \"nsamps_gulp\": %lld, "
+	    "\"work_per_second\": %.10g, \"nsamps_gulp\": %zu, "
 	    "\"max_delay\": %zu, \"memory_bytes\": %.0f",
 	    sps_plan_mode_name(r->mode), diag, sps_plan_work(&m->plan, h,
-	    1.0 / h->tsamp, r->nsub, 0), r->gulp, mem.max_delay, mem.total);
+	    1.0 / h->tsamp, r->nsub, 0), sm.block, sm.max_delay,
+	    sm.stage[SPS_STAGE_DEDISPERSE].cpu);
+	json_memory(f, &sm);
 	if (m->nlines > 0) {
 		fprintf(f, ",\n \"ddplan\": ");
 		sps_ddplan_json(f, m->lines, m->nlines);
 	}
+	return SPS_OK;
 }
 
 enum sps_err
@@ -91,9 +132,10 @@ sps_plan_json_made(FILE *f, const struct sps_plan_made *m,
 
 	if ((text = open_memstream(&extra, &len)) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	json_summary(text, m, r);
+	e = json_summary(text, m, r);
 	fclose(text);
-	e = sps_plan_json(f, &m->plan, m->ranges, m->nranges, extra);
+	if (e == SPS_OK)
+		e = sps_plan_json(f, &m->plan, m->ranges, m->nranges, extra);
 	free(extra);
 	return e;
 }
@@ -133,6 +175,38 @@ report_ranges(FILE *f, const struct sps_plan_range *r, size_t n)
 		    r->t_total));
 }
 
+static double
+mib(double bytes)
+{
+	return bytes / 1048576;
+}
+
+/* The table of every stage's memory, MiB. */
+static void
+report_memory(FILE *f, const struct sps_plan_made *m,
+    const struct sps_plan_recipe *r)
+{
+	struct sps_stagemem sm;
+	int i;
+
+	if (stage_memory(m, r, &sm) != SPS_OK) {
+		fprintf(f, "sps-plan: memory: %s\n", sps_errmsg());
+		return;
+	}
+	fprintf(f, "sps-plan: memory in MiB, blocks of %zu samples + %zu of "
+	    "overlap, noise windows of %zu, %d threads, GPU gulps of %zu",
+	    sm.block, sm.max_delay, sm.window, sm.nthreads, sm.gulp);
+	if (sm.nbits_assumed > 0)
+		fprintf(f, ", %d-bit data assumed", sm.nbits_assumed);
+	fprintf(f, ":\n");
+	fprintf(f, "%16s %10s %10s %10s\n", "stage", "CPU", "GPU host",
+	    "GPU device");
+	for (i = 0; i < SPS_NSTAGES; i++)
+		fprintf(f, "%16s %10.1f %10.1f %10.1f\n", sps_stage_name(i),
+		    mib(sm.stage[i].cpu), mib(sm.stage[i].gpu_host),
+		    mib(sm.stage[i].gpu_device));
+}
+
 void
 sps_plan_report(FILE *f, const struct sps_plan_made *m,
     const struct sps_plan_recipe *r)
@@ -141,7 +215,6 @@ sps_plan_report(FILE *f, const struct sps_plan_made *m,
 	const struct sps_plan *p = &m->plan;
 	double ftop = h->foff < 0 ? h->fch1 : h->fch1 + (h->nchans - 1) *
 	    h->foff, diag = 0, per_s;
-	struct sps_plan_memory mem;
 
 	if (m->nlines > 0)
 		sps_ddplan_print(f, m->lines, m->nlines, r->nsub);
@@ -162,10 +235,6 @@ sps_plan_report(FILE *f, const struct sps_plan_made *m,
 	if (m->nsamples >= 0)
 		fprintf(f, ", %.4g for %.0f samples", sps_plan_work(p, h,
 		    m->nsamples, r->nsub, 0), m->nsamples);
-	sps_plan_memory(p, h, (size_t)r->gulp, r->nsub, &mem);
-	fprintf(f, "\nsps-plan: memory %.4g MiB for blocks of %lld samples: "
-	    "input %.4g (%zu samples of overlap), scrunched %.4g, sub-band "
-	    "%.4g, output %.4g\n", mem.total / 1048576, r->gulp,
-	    mem.input / 1048576, mem.max_delay, mem.scrunched / 1048576,
-	    mem.subband / 1048576, mem.output / 1048576);
+	fprintf(f, "\n");
+	report_memory(f, m, r);
 }

@@ -20,7 +20,8 @@ enum sps_err sps_plan_write_made(FILE *f, const struct sps_plan_made *m,
 
 /* Write m's plan as JSON (sps_plan_json) with its ranges and the members
  * "mode", "diagonal_dm", "work_per_second", "nsamps_gulp", "max_delay",
- * "memory_bytes" and, when DDplan.py made it, its lines as "ddplan". */
+ * "memory_bytes", "noise_window", "gpu_gulp", "memory" (every stage's,
+ * stagemem.h) and, when DDplan.py made it, its lines as "ddplan". */
 enum sps_err sps_plan_json_made(FILE *f, const struct sps_plan_made *m,
     const struct sps_plan_recipe *r);
 
@@ -28,8 +29,8 @@ enum sps_err sps_plan_json_made(FILE *f, const struct sps_plan_made *m,
  * and the observation, a table of the ranges' smearing (ms) with the S/N
  * kept by a pulse as wide as the range's narrowest boxcar (one scrunched
  * sample) and by one of SPS_PLAN_TYPICAL_WIDTH, the work per second of
- * data (and for the data's samples when known) and the memory for blocks
- * of r's gulp. */
+ * data (and for the data's samples when known) and a table of the memory
+ * of every stage of a search (stagemem.h) for blocks of r's gulp. */
 void sps_plan_report(FILE *f, const struct sps_plan_made *m,
     const struct sps_plan_recipe *r);
 

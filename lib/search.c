@@ -136,20 +136,30 @@ make_trials(struct sps_search *s, const struct sps_header *h)
 	return choose_window(s, unit);
 }
 
-static enum sps_err
-start_trials(struct sps_search *s)
+/* The windows a boxcar reads into, the most of any trial's. */
+static void
+find_lag(struct sps_search *s)
 {
-	enum sps_err e;
 	int i, lag;
 
 	s->lag = 1;
 	for (i = 0; i < s->ntrials; i++) {
+		if (i > 0 && s->t[i].plan == s->t[i - 1].plan)
+			continue;	/* the same factor: the same lag */
 		lag = sps_boxcar_stream_lag(s->t[i].plan, s->window /
 		    (size_t)s->t[i].f);
 		s->lag = lag > s->lag ? lag : s->lag;
 	}
 	for (i = 0; i < s->ntrials; i++)
 		s->block_floats += s->window / (size_t)s->t[i].f;
+}
+
+static enum sps_err
+start_trials(struct sps_search *s)
+{
+	enum sps_err e;
+	int i;
+
 	for (i = 0; i < s->ntrials; i++)
 		if ((e = sps_boxcar_stream_create(&s->t[i].search,
 		    s->t[i].plan, s->o.threshold, s->o.want_plane, s->lag)) !=
@@ -259,8 +269,10 @@ choose_engine(struct sps_search *s)
 	return make_work(s);
 }
 
+/* The trials, their plans, the window and the lag: no memory for the
+ * data yet. */
 static enum sps_err
-setup(struct sps_search *s, const struct sps_header *h)
+lay_out(struct sps_search *s, const struct sps_header *h)
 {
 	double w = s->o.max_width;
 	enum sps_err e;
@@ -281,8 +293,18 @@ setup(struct sps_search *s, const struct sps_header *h)
 	s->plan_f = calloc((size_t)s->ntrials, sizeof(*s->plan_f));
 	if (s->t == NULL || s->plans == NULL || s->plan_f == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	if ((e = make_trials(s, h)) != SPS_OK ||
-	    (e = start_trials(s)) != SPS_OK)
+	if ((e = make_trials(s, h)) != SPS_OK)
+		return e;
+	find_lag(s);
+	return SPS_OK;
+}
+
+static enum sps_err
+setup(struct sps_search *s, const struct sps_header *h)
+{
+	enum sps_err e;
+
+	if ((e = lay_out(s, h)) != SPS_OK || (e = start_trials(s)) != SPS_OK)
 		return e;
 	sps_trace("search: %d trials planned, windows of %zu", s->ntrials,
 	    s->window);
@@ -818,4 +840,98 @@ sps_search_stats(const struct sps_search *s, struct sps_search_stats *st)
 		st->nbad += s->t[i].nbad;
 		st->samples += s->nbase / (uint64_t)s->t[i].f;
 	}
+}
+
+/* ---- memory, predicted ---- */
+
+/* On the CPU: every trial's noise model and boxcar stream, fed blocks of
+ * `block` base samples, and each thread's scratch for the widest window
+ * of a trial. */
+static void
+cpu_memory(const struct sps_search *s, size_t block, uint64_t nbase,
+    struct sps_search_memory *m)
+{
+	int nthreads = s->o.nthreads > 0 ? s->o.nthreads :
+	    omp_get_max_threads(), i;
+	double trial = 0;
+	size_t work = 0, b = 0, n;
+
+	for (i = 0; i < s->ntrials; i++) {
+		const struct trial *t = &s->t[i];
+		struct sps_noise_opts no = { s->window / (size_t)t->f,
+		    s->o.outlier, s->o.white, t->plan->max_width };
+
+		if (i == 0 || t->plan != t[-1].plan) {	/* a new factor */
+			n = (size_t)(nbase / (uint64_t)t->f);
+			trial = (double)sizeof(*t) + sps_noise_bytes(&no, block /
+			    (size_t)t->f, n) + sps_boxcar_stream_bytes(t->plan,
+			    no.window, s->lag, n);
+			b = sps_boxcar_work_bytes(t->plan, n > 0 && n <
+			    no.window ? n : no.window);
+		}
+		m->host += trial;
+		work = b > work ? b : work;
+	}
+	m->host += (double)nthreads * work;
+}
+
+/* On the GPU: the device's windows (and a block staged there unless
+ * the blocks come in device memory); on the host, each trial's stream
+ * of events and its layout. */
+static enum sps_err
+gpu_memory(const struct sps_search *s, size_t block, int on_device,
+    struct sps_search_memory *m)
+{
+	const struct sps_boxcar_plan **plans;
+	struct sps_gpu_search_opts go = { s->o.device, s->window, s->lag,
+	    s->o.threshold, s->o.outlier, s->o.white };
+	size_t stage = 0;
+	int *f, i;
+
+	f = malloc((size_t)s->ntrials * sizeof(*f));
+	plans = malloc((size_t)s->ntrials * sizeof(*plans));
+	if (f == NULL || plans == NULL) {
+		free(f);
+		free(plans);
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < s->ntrials; i++) {
+		f[i] = s->t[i].f;
+		plans[i] = s->t[i].plan;
+		stage += on_device ? 0 : block / (size_t)f[i];
+	}
+	m->device = sps_gpu_search_bytes(&go, s->ntrials, f, plans, stage);
+	m->host = sps_gpu_search_host_bytes(s->ntrials);
+	for (i = 0; i < s->ntrials; i++)
+		m->host += sizeof(struct trial) + 3 * sizeof(unsigned long
+		    long) + sps_boxcar_stream_bytes(plans[i], 0, s->lag, 0);
+	free(f);
+	free(plans);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_search_memory(const struct sps_header *h,
+    const struct sps_search_opts *o, size_t block, uint64_t nbase,
+    int on_device, struct sps_search_memory *m)
+{
+	struct sps_search *s;
+	enum sps_err e;
+
+	memset(m, 0, sizeof(*m));
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	s->o = *o;
+	if (s->o.name == NULL)
+		s->o.name = "input";
+	if ((e = lay_out(s, h)) == SPS_OK) {
+		m->window = s->window;
+		m->lag = s->lag;
+		if (o->gpu == SPS_ENGINE_GPU)
+			e = gpu_memory(s, block, on_device, m);
+		else
+			cpu_memory(s, block, nbase, m);
+	}
+	sps_search_free(s);
+	return e;
 }

@@ -117,6 +117,25 @@ void sps_search_gpu_info(const struct sps_search *s, double *kernels,
  * NULL. */
 const char *sps_search_gpu_note(const struct sps_search *s);
 
+/* The memory an engine holds, predicted without data or a device. */
+struct sps_search_memory {
+	size_t	 window;	/* base samples */
+	int	 lag;		/* windows a boxcar reads into */
+	double	 host, device;	/* bytes */
+};
+
+/* The memory of an engine sps_search_create would make for h and o
+ * (o->gpu: SPS_ENGINE_GPU the GPU's, else the CPU's), fed blocks of
+ * `block` base samples, nbase in all (0: unknown, many windows), in host
+ * memory or (on_device) device memory: on
+ * the CPU every trial's noise model (noise.h) and boxcar stream and each
+ * thread's scratch (boxcar.h); on the GPU its device memory
+ * (sps_gpu_search_bytes) and the host's part.  The events held, and the
+ * S/N plane, are not counted. */
+enum sps_err sps_search_memory(const struct sps_header *h,
+    const struct sps_search_opts *o, size_t block, uint64_t nbase,
+    int on_device, struct sps_search_memory *m);
+
 struct sps_search_stats {
 	unsigned long long	windows, skipped;	/* noise windows */
 	unsigned long long	nbad;	/* samples not finite */

@@ -98,8 +98,8 @@ setup(struct sps_searchrun *s, const struct sps_plan *plan,
 	double t0 = sps_clock();
 	enum sps_err e;
 
-	if (o->killfile != NULL && (e = sps_killmask_load(o->killfile,
-	    s->r->hdr.nchans, &kill)) != SPS_OK)
+	if ((e = sps_killmask_make(o->killfile, o->ignorechan, &s->r->hdr,
+	    &kill)) != SPS_OK)
 		return e;
 	e = choose(s, plan, o, kill);
 	free(kill);

@@ -35,12 +35,15 @@ struct sps_searchrun_opts {
 	struct sps_search_opts		search;	/* name: set here */
 	struct sps_sift_opts		sift;
 	const char			*killfile;	/* NULL: none */
+	const char			*ignorechan;	/* PRESTO's channel
+							 * list, NULL: none */
 };
 
 struct sps_searchrun;
 
 /* For the input of r (open, its header read) at the trials of plan,
- * leaving out the channels of o->killfile (killmask.h). */
+ * leaving out the channels of o->killfile and o->ignorechan
+ * (sps_killmask_make). */
 enum sps_err sps_searchrun_create(struct sps_searchrun **s,
     struct sps_reader *r, const struct sps_plan *plan,
     const struct sps_searchrun_opts *o);

@@ -195,8 +195,10 @@ step2(const struct sps_dedisp_plan *p, int g, const float *x, size_t len,
 	}
 }
 
-enum sps_err
-sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout)
+/* Floats of one thread's sub-band series for blocks of nout: the
+ * largest group's. */
+static size_t
+series_floats(const struct sps_dedisp_plan *p, size_t nout)
 {
 	size_t need = 0;
 	int g;
@@ -208,6 +210,20 @@ sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout)
 		if ((size_t)p->nsub * len > need)
 			need = (size_t)p->nsub * len;
 	}
+	return need;
+}
+
+size_t
+sps_subband_work_bytes(const struct sps_dedisp_plan *p, size_t nout)
+{
+	return series_floats(p, nout) * (size_t)p->nthreads * sizeof(float);
+}
+
+enum sps_err
+sps_subband_reserve(struct sps_dedisp_plan *p, size_t nout)
+{
+	size_t need = series_floats(p, nout);
+
 	if (need > p->sub_work_len) {
 		free(p->sub_work);
 		p->sub_work = malloc(need * (size_t)p->nthreads *

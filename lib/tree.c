@@ -803,15 +803,15 @@ measure(const struct sps_dedisp_plan *p, size_t nout, size_t *store,
 }
 
 size_t
-sps_tree_work_bytes(const struct sps_dedisp_plan *p)
+sps_tree_work_bytes(const struct sps_dedisp_plan *p, size_t nout)
 {
 	size_t store, tasks;
 
 	if (p->tree == NULL)
 		return 0;
-	measure(p, 0, &store, &tasks);
-	return (store + scratch_floats(p->tree) * p->nthreads) *
-	    sizeof(float) + tasks * sizeof(struct local_task);
+	measure(p, nout, &store, &tasks);
+	return (store + 1 + scratch_floats(p->tree) * p->nthreads) *
+	    sizeof(float) + (tasks + 1) * sizeof(struct local_task);
 }
 
 size_t

@@ -1,10 +1,13 @@
 #!/usr/bin/env bats
 # sps-plan: dedisp's DM list, DDplan's golden plans, the diagonal DM,
 # plan files and JSON, bad input.
-# Also requires: aux-mkheader (test/aux-mkheader.c), jq, awk.
+# Also requires: aux-mkheader and aux-maxrss (test/aux-*.c), jq, awk,
+# sps-fake, sps-dedisperse, sps-boxcar, sps-peaks and sps-search (the
+# memory of each stage, measured).
 
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
+load need_gpu.bash
 
 bats_require_minimum_version 1.5.0
 
@@ -320,7 +323,7 @@ ddplan_rows() {
 	run -0 --separate-stderr sps-plan -q "${HEIMDALL[@]}"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr sps-plan "${HEIMDALL[@]}" --nsamps_gulp 1000
-	[[ "$stderr" == *"memory "*" MiB for blocks of 1000 samples"* ]] ||
+	[[ "$stderr" == *"memory in MiB, blocks of 1000 samples + "* ]] ||
 	    fail "$stderr"
 	[[ "$stderr" == *"t_step"*"t_chan"* ]] || fail "$stderr"
 }
@@ -334,6 +337,107 @@ ddplan_rows() {
 	run -1 --separate-stderr sh -c 'sps-plan -q "$@" >/dev/full' sh \
 	    "${HEIMDALL[@]}"
 	[[ "$stderr" == sps-plan:* ]] || fail "$stderr"
+}
+
+@test "sps-plan: the memory table has every stage, on the CPU and a GPU" {
+	local stage
+
+	run -0 --separate-stderr sps-plan "${HEIMDALL[@]}" --dm 0 100
+	for stage in sps-dedisperse sps-boxcar sps-peaks sps-search; do
+		run -0 awk -v s="$stage" '$1 == s && NF == 4 && $2 > 0 &&
+		    $3 > 0 { n++ } END { exit n != 1 }' <<<"$stderr"
+	done
+	run -0 sps-plan -q "${HEIMDALL[@]}" --dm 0 100 --json
+	assert_equal "$(jq -c '.memory | keys' <<<"$output")" \
+	    '["sps-boxcar","sps-dedisperse","sps-peaks","sps-search"]'
+	# the search holds more than dedispersion alone, on either engine
+	assert_equal "$(jq '.memory as $m | $m["sps-search"].cpu >
+	    $m["sps-dedisperse"].cpu and $m["sps-search"].gpu_device >
+	    $m["sps-dedisperse"].gpu_device' <<<"$output")" true
+	assert_equal "$(jq '.memory_bytes == .memory["sps-dedisperse"].cpu' \
+	    <<<"$output")" true
+}
+
+# measured STAGE: the peak memory of STAGE in $dir/STAGE.rss, and
+# predicted STAGE: what the plan in $dir/plan.json says, bytes.
+measured() {
+	cat "$dir/$1.rss"
+}
+
+predicted() {
+	jq ".memory[\"$1\"].cpu" "$dir/plan.json"
+}
+
+# memory_case ARGS...: each stage's peak memory on the CPU, searching
+# $dir/in.fil with the dedisp list of ARGS, is below sps-plan's prediction
+# by less than 25 % of it; sps-peaks, which holds no data (the program
+# alone, about 8.5 MiB), by less than half.
+memory_case() {
+	local stage m p
+
+	sps-plan -q --json "$@" "$dir/in.fil" >"$dir/plan.json"
+	aux-maxrss "$dir/sps-dedisperse.rss" sps-dedisperse -q --cpu "$@" \
+	    "$dir/in.fil" >"$dir/in.dmt"
+	aux-maxrss "$dir/sps-boxcar.rss" sps-boxcar -q --cpu "$dir/in.dmt" \
+	    >"$dir/in.ev"
+	aux-maxrss "$dir/sps-peaks.rss" sps-peaks -q "$dir/in.ev" >/dev/null
+	aux-maxrss "$dir/sps-search.rss" sps-search -q --cpu "$@" \
+	    "$dir/in.fil" >/dev/null
+	for stage in sps-dedisperse sps-boxcar sps-peaks sps-search; do
+		m=$(measured "$stage")
+		p=$(predicted "$stage")
+		awk -v m="$m" -v p="$p" -v s="$stage" 'BEGIN {
+		    printf "%s: predicted %.1f MiB, measured %.1f MiB\n", s,
+			p / 1048576, m / 1048576
+		    exit !(p >= m && p <= (s == "sps-peaks" ? 1.5 : 1.25) * m) }' ||
+		    fail "$*: $stage"
+	done
+}
+
+@test "sps-plan: each stage's memory is predicted within 25 %, from above" {
+	local dir=$BATS_TEST_TMPDIR
+
+	# sanitizers' shadow memory and quarantine are not the program's
+	ldd "$(command -v sps-boxcar)" | grep -q libasan &&
+	    skip "built with AddressSanitizer"
+	sps-fake -q --nchans 256 --tsamp 64 --fch1 1500 --foff -1 --tobs 8 \
+	    -o "$dir/in.fil"
+	memory_case --dm 0 500
+	# the boxcar stage is most of it: windows of samples per trial
+	[ "$(predicted sps-boxcar)" -gt $((3 * $(predicted sps-dedisperse))) ]
+	# scrunched trials, fewer samples each
+	memory_case --dm 0 2000 --scrunch
+}
+
+@test "sps-plan: a file shorter than a block and a noise window: memory of its length" {
+	local dir=$BATS_TEST_TMPDIR
+
+	ldd "$(command -v sps-boxcar)" | grep -q libasan &&
+	    skip "built with AddressSanitizer"
+	cp "$DATA/parkes_8bit_1.fil" "$dir/in.fil"
+	memory_case --dm 0 150
+}
+
+# The GPU's figures, as sps-dedisperse and sps-search report them.
+@test "sps-plan: the GPU memory predicted is what the GPU engines hold" {
+	local dir=$BATS_TEST_TMPDIR dd search
+
+	need_gpu
+	sps-fake -q --nchans 256 --tsamp 64 --fch1 1500 --foff -1 --tobs 8 \
+	    -o "$dir/in.fil"
+	sps-plan -q --json --dm 0 500 "$dir/in.fil" >"$dir/plan.json"
+	sps-dedisperse --gpu --dm 0 500 "$dir/in.fil" 2>"$dir/dd.err" \
+	    >/dev/null
+	dd=$(sed -n 's/.* and \([0-9]*\) MB (GPU).*/\1/p' "$dir/dd.err")
+	grep -q "in gulps of $(jq .gpu_gulp "$dir/plan.json") " "$dir/dd.err" ||
+	    fail "$(cat "$dir/dd.err")"
+	run -0 --separate-stderr sps-search --gpu --dm 0 500 "$dir/in.fil"
+	search=$(sed -n 's/.*GPU memory \([0-9]*\) MB.*/\1/p' <<<"$stderr")
+	run -0 jq --argjson dd "$dd" --argjson s "$search" '.memory as $m |
+	    ($m["sps-dedisperse"].gpu_device / 1048576 / $dd) as $a |
+	    ($m["sps-search"].gpu_device / 1048576 / $s) as $b |
+	    [$a, $b] | map(. > 0.95 and . < 1.25) | all' "$dir/plan.json"
+	assert_output true
 }
 
 # bad REGEX ARGS...: exit 1 (2 with BAD_STATUS=2), one line "sps-plan:

@@ -172,9 +172,9 @@ found() {
 @test "sps-completeness: a bright injected pulse is recovered, a faint wide one reported as lost" {
 	run -0 sps-completeness "$shared/parkes_8bit_1.fil" --dm 0 150 \
 	    --dms 50 --widths "1 16" --snrs "20 6" --times 0.5
-	assert_line --index 0 --regexp '^ +DM +width_ms +S/N +recovered +S/N_ratio$'
-	assert_line --regexp '^ +50 +1 +20 +1/1 +0\.[5-9][0-9]*$'
-	assert_line --regexp '^ +50 +16 +6 +0/1 +-$'
+	assert_line --index 0 --regexp '^ +DM +width_ms +S/N +recovered +S/N_ratio +white_ratio +clipped$'
+	assert_line --regexp '^ +50 +1 +20 +1/1 +0\.[5-9][0-9]* +[01]\.[0-9]+ +[0-9]+$'
+	assert_line --regexp '^ +50 +16 +6 +0/1 +- +[-0-9.]+ +[0-9]+$'
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -288,4 +288,68 @@ found() {
 	    "sps-search: one input file at most, not 'b.fil' too"
 	run -2 --separate-stderr sps-plan -dm_tol=1.2 "$sample"
 	assert_equal "$stderr" "sps-plan: -dm_tol: did you mean --dm_tol?"
+}
+
+# --ignorechan numbers channels as PRESTO does, from the lowest frequency:
+# in data/sample.fil (foff < 0) 0:47 are the file's channels 16 to 63,
+# which a kill file leaves out as 16 ones and 48 zeros
+@test "sps-search: --ignorechan leaves out PRESTO's channels, fused and --pipe alike" {
+	local args="$sample --dm 0 600" f
+
+	{ yes 1 | head -16; yes 0 | head -48; } >kill.txt
+	# shellcheck disable=SC2086
+	sps-search -q --cpu $args >all.txt
+	for way in "" --pipe; do
+		rm -rf one two
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $way $args --ignorechan 0:47 -o one >one.txt
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $way $args -k kill.txt -o two >two.txt
+		cmp one.txt two.txt || fail "$way: --ignorechan is not the kill file"
+		diff -r one two
+		! cmp -s one.txt all.txt || fail "$way: --ignorechan changed nothing"
+	done
+	# the fused search and the pipe of the single tools: byte for byte
+	for args in "$sample --dm 0 600 --ignorechan 0:47" \
+	    "$sample --dm 0 600 --ignorechan 3,5:20:3 -k kill.txt" \
+	    "$shared/parkes_8bit_1.fil --dm 0 150 --ignorechan 0:99,700:831"; do
+		rm -rf one pipe
+		# shellcheck disable=SC2086
+		sps-search -q --cpu $args -o one >one.txt
+		# shellcheck disable=SC2086
+		sps-search -q --cpu --pipe $args -o pipe >pipe.txt
+		cmp one.txt pipe.txt || fail "$args: tables differ"
+		for f in candidates.cand candidates.singlepulse candidates.txt; do
+			cmp "one/$f" "pipe/$f" || fail "$args: $f differs"
+		done
+	done
+}
+
+@test "sps-search: a bad --ignorechan is one line, before any work" {
+	run -1 --separate-stderr sps-search -q "$sample" --dm 0 600 \
+	    --ignorechan 0:64
+	assert_output ""
+	[[ "$stderr" == "sps-search: --ignorechan"*"64"* ]] || fail "$stderr"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "$stderr"
+	run -1 --separate-stderr sps-search -q --pipe "$sample" --dm 0 600 \
+	    --ignorechan x
+	[[ "$stderr" == *"sps-dedisperse: --ignorechan"* ]] || fail "$stderr"
+}
+
+# The S/N with the noise measured and with white noise assumed, side by
+# side: the recording's red noise takes two thirds of a 16 ms pulse's S/N
+# (sums of 32 samples are 3 times noisier than white), white noise with
+# its header nothing; the white-noise ratio is 0.9 on the recording, its
+# channels being correlated (sps-completeness(1))
+@test "sps-completeness: S/N with the noise measured and with white noise, side by side" {
+	local grid=(--dm 0 150 --dms 50 --widths 16 --snrs 80 --times "0.5 1.1")
+
+	run -0 sps-completeness -q "$shared/parkes_8bit_1.fil" "${grid[@]}"
+	run -0 awk 'NR == 2 && $4 == "2/2" && $5 < 0.45 && $6 > 0.8 &&
+	    $6 < 1.1 { ok = 1 } END { exit !ok }' <<<"$output"
+	sps-fake -q --nchans 832 --fch1 4030 --foff -4 --tsamp 512 \
+	    --nsamples 4096 --seed 7 -o white.fil
+	run -0 sps-completeness -q white.fil "${grid[@]}"
+	run -0 awk 'NR == 2 && $4 == "2/2" && $5 > 0.85 && $5 < 1.25 &&
+	    $6 > 0.9 && $6 < 1.15 { ok = 1 } END { exit !ok }' <<<"$output"
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "dedisp_engine.h"
 #include "planmake.h"
 
 /* 256 channels of 1 MHz below 1500 MHz, 100 us. */
@@ -34,7 +35,7 @@ test_defaults(void **state)
 	    r.width_us == 40);
 	assert_int_equal(r.dd.blocklen, 1024);
 	assert_int_equal(r.max_scrunch, SPS_PLAN_MAX_SCRUNCH);
-	assert_int_equal(r.gulp, SPS_PLAN_GULP);
+	assert_int_equal(r.gulp, SPS_DEDISP_BLOCK);
 	assert_false(r.scrunch || r.obs_given || r.dd_given || r.nsub ||
 	    r.dm_given);
 	assert_string_equal(sps_plan_mode_name(SPS_PLAN_DEDISP), "dedisp");

@@ -20,7 +20,8 @@ static const char usage_text[] =
     "usage: sps-dedisperse [-q] [-d DM | --dm LO HI [--dm_tol T]\n"
     "           [--dm_pulse_width US] | --plan FILE] [--scrunch]\n"
     "           [--algo ALGO] [--subband NSUB [--group N]] [-k KILLFILE]\n"
-    "           [-b NBITS] [-o PREFIX [--presto]] [-t THREADS] [--block N]\n"
+    "           [--ignorechan LIST] [-b NBITS] [-o PREFIX [--presto]]\n"
+    "           [-t THREADS] [--block N]\n"
     "           [--gpu [--device N] | --cpu] [FILE]\n";
 
 struct options {
@@ -35,6 +36,7 @@ struct options {
 	int		 nsub, group;
 	int		 algo;		/* enum sps_dedisp_algo, -1: unset */
 	const char	*killfile;
+	const char	*ignorechan;	/* PRESTO's channel list */
 	int		 nbits;
 	const char	*prefix;
 	int		 presto;
@@ -49,7 +51,7 @@ struct options {
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_PLAN, OPT_SCRUNCH, OPT_SUBBAND,
 	OPT_GROUP, OPT_PRESTO, OPT_BLOCK, OPT_VERSION, OPT_GPU, OPT_CPU,
-	OPT_DEVICE, OPT_ALGO
+	OPT_DEVICE, OPT_ALGO, OPT_IGNORECHAN
 };
 
 static void
@@ -66,6 +68,7 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "dm_tol", required_argument, NULL, OPT_TOL },
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "help", no_argument, NULL, 'h' },
+		{ "ignorechan", required_argument, NULL, OPT_IGNORECHAN },
 		{ "killmask", required_argument, NULL, 'k' },
 		{ "nbits", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
@@ -127,6 +130,9 @@ parse_options(struct options *o, int argc, char **argv)
 			break;
 		case OPT_CPU:
 			o->gpu = 0;
+			break;
+		case OPT_IGNORECHAN:
+			o->ignorechan = optarg;
 			break;
 		case OPT_DEVICE:
 			o->device = (int)cli_long(optarg, "--device", 0, 1024);
@@ -335,10 +341,8 @@ main(int argc, char **argv)
 	if (r.hdr.sps_dmtime || r.hdr.sps_order != 0)
 		errx(1, "%s: not time-major filterbank data", r.name);
 	make_plan(&o, &r.hdr, &plan);
-	kill = NULL;
-	if (o.killfile != NULL)
-		cli_check(sps_killmask_load(o.killfile, r.hdr.nchans, &kill),
-		    NULL);
+	cli_check(sps_killmask_make(o.killfile, o.ignorechan, &r.hdr, &kill),
+	    NULL);
 	eng = make_engine(&o, &r, &plan, kill);
 	report_setup(eng, o.quiet);
 	out = open_outputs(&o, &r, &plan, eng);

@@ -24,8 +24,8 @@
 static const char usage_text[] =
     "usage: sps-search [-q] [--dm LO HI [--dm_tol T] [--dm_pulse_width US]\n"
     "           | --plan FILE] [--scrunch] [-s SNR] [-a ALGORITHM] [-w SAMPLES]\n"
-    "           [-k KILLFILE] [-t THREADS] [--gpu [--device N] | --cpu]\n"
-    "           [--pipe] [-o DIR] [FILE]\n";
+    "           [-k KILLFILE] [--ignorechan LIST] [-t THREADS]\n"
+    "           [--gpu [--device N] | --cpu] [--pipe] [-o DIR] [FILE]\n";
 
 struct options {
 	const char	*input;
@@ -42,7 +42,7 @@ struct options {
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_SCRUNCH, OPT_GPU, OPT_CPU,
 	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION, OPT_ALGO, OPT_BASELINE,
-	OPT_WHITE
+	OPT_WHITE, OPT_IGNORECHAN
 };
 
 static void
@@ -59,6 +59,7 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "dm_tol", required_argument, NULL, OPT_TOL },
 		{ "gpu", no_argument, NULL, OPT_GPU },
 		{ "help", no_argument, NULL, 'h' },
+		{ "ignorechan", required_argument, NULL, OPT_IGNORECHAN },
 		{ "killmask", required_argument, NULL, 'k' },
 		{ "max-width", required_argument, NULL, 'w' },
 		{ "output", required_argument, NULL, 'o' },
@@ -130,6 +131,9 @@ parse_options(struct options *o, int argc, char **argv)
 			break;
 		case OPT_WHITE:
 			ro->search.white = 1;
+			break;
+		case OPT_IGNORECHAN:
+			ro->ignorechan = optarg;
 			break;
 		case OPT_CPU:
 			ro->dedisp.engine = SPS_ENGINE_CPU;
@@ -310,6 +314,8 @@ stage_args(char **dd, char **bx, const struct options *o)
 		cli_arg(bx, "--baseline=%.17g", ro->search.baseline);
 	if (ro->killfile != NULL)
 		cli_arg(dd, "--killmask=%s", ro->killfile);
+	if (ro->ignorechan != NULL)
+		cli_arg(dd, "--ignorechan=%s", ro->ignorechan);
 	if (ro->dedisp.plan.nthreads > 0) {
 		cli_arg(dd, "--threads=%d", ro->dedisp.plan.nthreads);
 		cli_arg(bx, "--threads=%d", ro->dedisp.plan.nthreads);
