@@ -42,7 +42,7 @@ engines(struct sps_searchrun *s, const struct sps_plan *plan,
 	eo.on_device = ec == SPS_ENGINE_GPU;
 	so.gpu = ec;
 	so.device = eo.device;
-	so.name = "stdin";	/* as sps-boxcar at the end of the pipe */
+	so.name = s->r->name;
 	if ((e = sps_dedisp_engine_create(&s->eng, s->r, plan->dm,
 	    plan->scrunch, (int)plan->ntrials, kill, &eo)) != SPS_OK)
 		return e;
@@ -199,6 +199,21 @@ sift_events(struct sps_searchrun *s)
 	return SPS_OK;
 }
 
+/* As sps-boxcar at the end of the pipe: data with no noise (constant,
+ * or not numbers) in every trial is an error, not an empty search. */
+static enum sps_err
+searched_any(const struct sps_searchrun *s)
+{
+	struct sps_search_stats st;
+
+	sps_search_stats(s->search, &st);
+	if (st.windows > 0 && st.skipped == st.windows)
+		return sps_fail(SPS_EVALUE, "%s: noise estimate zero or not a "
+		    "number in every trial (constant or empty data): nothing "
+		    "searched", s->r->name);
+	return SPS_OK;
+}
+
 /* One more step: a block dedispersed and searched, or the ends. */
 static enum sps_err
 step(struct sps_searchrun *s)
@@ -216,7 +231,8 @@ step(struct sps_searchrun *s)
 		if (n > 0)
 			e = s->resident ? sps_search_feed_device(s->search,
 			    block, n) : sps_search_feed(s->search, block, n);
-		else if ((e = sps_search_finish(s->search)) == SPS_OK)
+		else if ((e = sps_search_finish(s->search)) == SPS_OK &&
+		    (e = searched_any(s)) == SPS_OK)
 			s->stage = 1;
 		sps_trace("search: %s %zu", n > 0 ? "fed" : "finished", n);
 		return e == SPS_OK ? sift_events(s) : e;

@@ -353,3 +353,34 @@ found() {
 	run -0 awk 'NR == 2 && $4 == "2/2" && $5 > 0.85 && $5 < 1.25 &&
 	    $6 > 0.9 && $6 < 1.15 { ok = 1 } END { exit !ok }' <<<"$output"
 }
+
+# Data with no noise is searched nowhere: the fused search says so, naming
+# the file (not "stdin"), and fails as its pipe does at sps-boxcar
+@test "sps-search: constant data fails in one line naming the file, fused and piped" {
+	sps-fake -q --nchans 32 --tobs 2 --no-noise -o "$BATS_TEST_TMPDIR/c.fil"
+	run -1 --separate-stderr sps-search -q --dm 0 50 "$BATS_TEST_TMPDIR/c.fil"
+	assert_equal "$stderr" "sps-search: $BATS_TEST_TMPDIR/c.fil: noise estimate zero or not a number in every trial (constant or empty data): nothing searched"
+	run -1 --separate-stderr sps-search -q --pipe --dm 0 50 "$BATS_TEST_TMPDIR/c.fil"
+	[[ "$stderr" == *"noise estimate zero or not a number in every trial"* ]] ||
+	    fail "$stderr"
+}
+
+# The progress line: on a terminal only, wiped before each candidate
+# printed to the same terminal, never with -q (script(1) gives the pty)
+@test "sps-search: a progress line on a terminal only, not mixed into the candidates" {
+	command -v script >/dev/null || skip "no script(1) for a terminal"
+	local d=$BATS_TEST_TMPDIR
+	SPS_PROGRESS_EVERY=0 script -qec "sps-search --dm 0 600 $sample" \
+	    /dev/null >"$d/tty"
+	grep -q 'sps-search: 100% (' "$d/tty" || fail "no progress: $(cat "$d/tty")"
+	# nothing written after a progress line on its line: it was wiped
+	run -1 grep -E 'real time[^)]*\) +[^ ]' <(tr '\r' '\n' <"$d/tty")
+	tr '\r' '\n' <"$d/tty" | grep -Eq '^ +5\.49' || fail "$(cat -v "$d/tty")"
+	SPS_PROGRESS_EVERY=0 script -qec "sps-search -q --dm 0 600 $sample" \
+	    /dev/null >"$d/quiet"
+	run grep -c '%' "$d/quiet"
+	assert_output 0
+	SPS_PROGRESS_EVERY=0 sps-search --dm 0 600 "$sample" 2>"$d/err" >/dev/null
+	run grep -c '%' "$d/err"
+	assert_output 0
+}

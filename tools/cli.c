@@ -19,7 +19,7 @@
 #include "writer.h"
 
 static const char *progname = "sps";
-static int progress_shown;
+static int progress_shown;	/* characters of the line on show */
 
 static const int stop_signals[] = { SIGHUP, SIGINT, SIGTERM };
 #define NSTOP_SIGNALS	(int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
@@ -260,6 +260,7 @@ cli_usage_error(const char *usage, const char *fmt, ...)
 }
 
 static double progress_start;
+static double progress_every = 1;	/* s between lines; SPS_PROGRESS_EVERY */
 
 double
 cli_now(void)
@@ -270,7 +271,11 @@ cli_now(void)
 void
 cli_progress_start(void)
 {
+	const char *every = getenv("SPS_PROGRESS_EVERY");
+
 	progress_start = cli_now();
+	if (every != NULL && *every != '\0')
+		progress_every = atof(every);
 }
 
 void
@@ -284,16 +289,23 @@ cli_progress(int quiet, double fraction, double data_seconds)
 	t = cli_now();
 	if (last == 0)
 		last = start;
-	if (t - last < 1.0)
+	if (t - last < progress_every)
 		return;
 	last = t;
-	progress_shown = 1;
-	fprintf(stderr, "\r%s: %3.0f%% (%.1fx real time", progname,
-	    100 * fraction, data_seconds / (t - start));
+	progress_shown = fprintf(stderr, "\r%s: %3.0f%% (%.1fx real time",
+	    progname, 100 * fraction, data_seconds / (t - start));
 	if (fraction > 0.01 && fraction < 1)
-		fprintf(stderr, ", %.0f s left", (t - start) * (1 - fraction) /
-		    fraction);
-	fprintf(stderr, ")   ");
+		progress_shown += fprintf(stderr, ", %.0f s left", (t - start) *
+		    (1 - fraction) / fraction);
+	progress_shown += fprintf(stderr, ")   ");
+}
+
+void
+cli_progress_clear(void)
+{
+	if (progress_shown > 0)
+		fprintf(stderr, "\r%*s\r", progress_shown, "");
+	progress_shown = 0;
 }
 
 void

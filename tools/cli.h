@@ -106,6 +106,8 @@ void cli_init(const char *name, char **argv);
 /* Progress on stderr: "sps-NAME: 42% (3.1x real time)" at most once a
  * second; silent when quiet.  cli_progress_done ends the line. */
 void cli_progress(int quiet, double fraction, double data_seconds);
+/* Wipe the progress line on show (before output to the same terminal). */
+void cli_progress_clear(void);
 /* Restart the clock progress rates are measured from (cli_init starts
  * it). */
 void cli_progress_start(void);

@@ -262,6 +262,7 @@ run_fused(const struct options *o)
 		cli_check(sps_searchrun_next(run, &c, &got), NULL);
 		if (!got)
 			break;
+		cli_progress_clear();
 		cli_check(sps_candset_put(&out, &c), NULL);
 		ncand++;
 	}
