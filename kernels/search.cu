@@ -15,7 +15,11 @@ extern "C" {
 #include "noise.h"
 }
 
-#define NT		512	/* threads of the noise and search blocks */
+#define NT		512	/* threads of the noise blocks */
+#ifndef SEARCH_NT
+#define SEARCH_NT	1024	/* of a search block: one per multiprocessor,
+				 * for its shared memory */
+#endif
 #define MAX_ITER	100	/* as noise.c */
 #define RING		1024
 #define RING_MIN	32
@@ -464,13 +468,13 @@ scale_table(const struct dstate *d, const struct dplan *p, double sigma,
 	}
 }
 
-__global__ static void
+__global__ static void __launch_bounds__(SEARCH_NT)
 search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
     int finished, int tile, struct dfound *found, unsigned *nfound,
     unsigned cap)
 {
 	extern __shared__ double P[];
-	__shared__ double sh[NT / 32 + 1];
+	__shared__ double sh[SEARCH_NT / 32 + 1];
 	__shared__ int cum[SPS_BOXCAR_MAXLEVELS + 1];
 	const struct dtrial *t = &d.trial[blockIdx.y];
 	const struct dplan *p = &d.plan[t->plan];
@@ -652,7 +656,7 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 
 	CHECK(cudaDeviceGetAttribute(&limit,
 	    cudaDevAttrMaxSharedMemoryPerBlockOptin, g->dev));
-	limit -= (NT + 1) * (int)sizeof(double) + 1024;	/* the static */
+	limit -= (SEARCH_NT / 32 + 1) * (int)sizeof(double) + 1024;
 	for (i = 0; i < g->ntrials; i++)
 		if (plans[i]->period > period)
 			period = plans[i]->period;
@@ -948,7 +952,7 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 
 	for (;;) {
 		CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
-		search_kernel<<<grid, NT, g->smem, g->s>>>(g->d, j, g->nbase,
+		search_kernel<<<grid, SEARCH_NT, g->smem, g->s>>>(g->d, j, g->nbase,
 		    g->nnorm, g->finished, g->tile, g->d_found, g->d_nfound,
 		    (unsigned)g->found_cap);
 		CHECK_LAUNCH("search_kernel");
