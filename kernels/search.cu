@@ -398,42 +398,64 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
 
 /* ---- the boxcar search: a tile of starts of one trial per block ---- */
 
+/* Sample k of the run that starts at offset off0 of window j0. */
+__device__ static double
+sample_at(const struct dstate *d, const struct dtrial *t, uint64_t j0,
+    unsigned off0, size_t k)
+{
+	unsigned win = (unsigned)t->win, rel = off0 + (unsigned)k;
+	unsigned wi = rel / win;
+
+	return window_at(d, t, j0 + wi)[rel - wi * win];
+}
+
+/* An inclusive sum over the warp's lanes. */
+__device__ static double
+warp_scan(double v, int lane)
+{
+	for (int o = 1; o < 32; o <<= 1) {
+		double y = __shfl_up_sync(0xffffffffu, v, o);
+
+		if (lane >= o)
+			v += y;
+	}
+	return v;
+}
+
 /* Running sums of x from sample `from` (len of them) into P[0..len], a
- * block-wide scan per blockDim.x samples; sh holds NT / 32 + 1 doubles. */
+ * block-wide scan per blockDim.x samples, the next samples loaded while
+ * one are summed; sh holds blockDim.x / 32 + 1 doubles. */
 __device__ static void
 prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
     size_t len, double *P, double *sh)
 {
 	int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
 	uint64_t j0 = from / t->win;
-	unsigned off0 = (unsigned)(from % t->win), win = (unsigned)t->win;
-	double *carry = sh + nw;
+	unsigned off0 = (unsigned)(from % t->win);
+	double *carry = sh + nw, next;
 
 	if (threadIdx.x == 0) {
 		P[pidx(0)] = 0;
 		*carry = 0;
 	}
+	next = threadIdx.x < len ? sample_at(d, t, j0, off0, threadIdx.x) : 0;
 	for (size_t b = 0; b < len; b += blockDim.x) {
 		size_t k = b + threadIdx.x;
-		double v = 0, y;
+		double v = next;
 
-		if (k < len) {
-			unsigned rel = off0 + (unsigned)k, wi = rel / win;
-
-			v = window_at(d, t, j0 + wi)[rel - wi * win];
-		}
-		for (int o = 1; o < 32; o <<= 1) {
-			y = __shfl_up_sync(0xffffffffu, v, o);
-			if (lane >= o)
-				v += y;
-		}
+		next = k + blockDim.x < len ? sample_at(d, t, j0, off0, k +
+		    blockDim.x) : 0;
+		v = warp_scan(v, lane);
 		__syncthreads();
 		if (lane == 31)
 			sh[w] = v;
 		__syncthreads();
-		if (threadIdx.x == 0)
-			for (int i = 1; i < nw; i++)
-				sh[i] += sh[i - 1];
+		if (w == 0) {
+			double s = warp_scan(lane < nw ? sh[lane] : 0, lane);
+
+			if (lane < nw)
+				sh[lane] = s;
+		}
 		__syncthreads();
 		v += (w > 0 ? sh[w - 1] : 0) + *carry;
 		if (k < len)
