@@ -34,14 +34,6 @@ struct dplan {
 	int	wbase[SPS_BOXCAR_MAXLEVELS + 1];	/* of level l's scales */
 };
 
-/* Where running sum i lies in shared memory: one double skipped every
- * 16, 256 and 4096, so that the starts of a level, 2^l apart, fall in
- * different banks. */
-__host__ __device__ static inline size_t
-pidx(size_t i)
-{
-	return i + (i >> 4) + (i >> 8) + (i >> 12);
-}
 
 struct dtrial {
 	int	f, plan, nlev;
@@ -355,7 +347,7 @@ measure_ratios(const struct dstate *d, const struct dtrial *t, const float *x,
 	}
 }
 
-__global__ static void
+__global__ static void __launch_bounds__(NT, 2)
 norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
 {
 	__shared__ double sh[3 * NT / 32 + 3];
@@ -435,7 +427,7 @@ prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
 	double *carry = sh + nw, next;
 
 	if (threadIdx.x == 0) {
-		P[pidx(0)] = 0;
+		P[0] = 0;
 		*carry = 0;
 	}
 	next = threadIdx.x < len ? sample_at(d, t, j0, off0, threadIdx.x) : 0;
@@ -459,7 +451,7 @@ prefix_sums(const struct dstate *d, const struct dtrial *t, uint64_t from,
 		__syncthreads();
 		v += (w > 0 ? sh[w - 1] : 0) + *carry;
 		if (k < len)
-			P[pidx(k + 1)] = v;
+			P[k + 1] = v;
 		__syncthreads();
 		if (threadIdx.x == blockDim.x - 1)
 			*carry = v;
@@ -490,6 +482,20 @@ scale_table(const struct dstate *d, const struct dplan *p, double sigma,
 	}
 }
 
+/* How many of level l's widths reach no further than room samples. */
+__device__ static int
+widths_within(const struct dplan *p, int l, long long room)
+{
+	long long last = p->first[l] + (long long)(p->nwidths[l] - 1) *
+	    p->step[l];
+
+	if (room < p->first[l])
+		return 0;
+	if (last <= room)
+		return p->nwidths[l];
+	return (int)((room - p->first[l]) / p->step[l]) + 1;
+}
+
 __global__ static void __launch_bounds__(SEARCH_NT)
 search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
     int finished, int tile, struct dfound *found, unsigned *nfound,
@@ -502,7 +508,7 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	const struct dplan *p = &d.plan[t->plan];
 	uint64_t len = nbase / (uint64_t)t->f, ws = j * t->win, s0, vend;
 	size_t n = window_len(t, j, len), t0 = (size_t)blockIdx.x * tile;
-	size_t nstarts, span;
+	size_t nstarts, span, room;
 	int slot = blockIdx.y * d.nslots + (int)(j % d.nslots), items;
 	double sigma = d.sigma[slot];
 	float thr = (float)d.threshold, *sc;
@@ -515,7 +521,7 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	span = nstarts - 1 + (size_t)p->max_width;
 	if (s0 + span > vend)
 		span = (size_t)(vend - s0);
-	sc = (float *)(P + pidx((size_t)tile + p->max_width) + 1);
+	sc = (float *)(P + tile + p->max_width + 1);
 	prefix_sums(&d, t, s0, span, P, sh);
 	scale_table(&d, p, sigma, d.rpar + (size_t)slot * d.rmax, sc);
 	if (threadIdx.x == 0) {
@@ -526,29 +532,30 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	}
 	__syncthreads();
 	items = cum[p->nlevels];
+	room = vend - s0;
 	for (int it = threadIdx.x; it < items; it += blockDim.x) {
-		int l = 0, bw = 0;
+		int l = 0, bk = 0, nk, step;
 		float best = -INFINITY;
-		size_t q;
+		unsigned q;
 		const float *scl;
+		const double *end;
 		double base;
 
 		while (it >= cum[l + 1])
 			l++;
-		q = (size_t)(it - cum[l]) * p->sep[l];
-		base = P[pidx(q)];
+		q = (unsigned)(it - cum[l]) * (unsigned)p->sep[l];
+		nk = widths_within(p, l, (long long)room - q);
+		base = P[q];
 		scl = sc + p->wbase[l];
-		for (int k = 0; k < p->nwidths[l]; k++) {
-			int w = p->first[l] + k * p->step[l];
-			float v;
+		end = P + q + p->first[l];
+		step = p->step[l];
+		/* the fewest instructions a width: the kernel is bound by them */
+		for (int k = 0; k < nk; k++, end += step) {
+			float v = (float)__dmul_rn(*end - base, (double)scl[k]);
 
-			if (s0 + q + w > vend)
-				break;
-			v = (float)__dmul_rn(P[pidx(q + w)] - base,
-			    (double)scl[k]);
 			if (v > best) {
 				best = v;
-				bw = w;
+				bk = k;
 			}
 		}
 		if (best >= thr) {
@@ -556,7 +563,7 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 
 			if (at < cap) {
 				found[at].trial = blockIdx.y;
-				found[at].width = bw;
+				found[at].width = p->first[l] + bk * p->step[l];
 				found[at].snr = best;
 				found[at].rel = (unsigned)(t0 + q);
 			}
@@ -687,7 +694,7 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 			nw = g->plan[i].wbase[g->plan[i].nlevels];
 	for (g->tile = TILE_MAX; g->tile >= period && g->tile >= 32;
 	    g->tile /= 2) {
-		g->smem = (pidx((size_t)g->tile + (size_t)g->maxw) + 2) *
+		g->smem = ((size_t)g->tile + (size_t)g->maxw + 2) *
 		    sizeof(double) + (size_t)nw * sizeof(float);
 		if (g->smem <= (size_t)limit)
 			break;
