@@ -54,48 +54,94 @@ sps_dmtime_write_frame(FILE *out, size_t n)
 	return SPS_OK;
 }
 
+/* Trial i's first value in a block of n, from its packed offset (8 and
+ * 16 bits pack whole values in whole bytes). */
+static size_t
+value_offset(const struct sps_header *h, const size_t *at, int i)
+{
+	return at[i] * 8 / (size_t)h->nbits;
+}
+
+/* Where each trial's packed bytes begin in a block of n base samples;
+ * at[ndms] is the block's size.  NULL when out of memory. */
+static size_t *
+packed_offsets(const struct sps_header *h, size_t n)
+{
+	size_t *at = malloc(((size_t)h->ndms + 1) * sizeof(*at));
+	int i;
+
+	if (at == NULL)
+		return NULL;
+	at[0] = 0;
+	for (i = 0; i < h->ndms; i++)
+		at[i + 1] = at[i] + sps_packed_bytes(n / (size_t)h->scrunch[i],
+		    h->nbits);
+	return at;
+}
+
+/* Every trial packed into raw (laid out by at), by several threads:
+ * the stream must keep up with the GPU.  The values clipped, or -1 when
+ * out of memory. */
+static long long
+pack_block(const struct sps_header *h, const float *values, size_t n,
+    const size_t *at, unsigned char *raw)
+{
+	long long clipped = 0;
+	int failed = 0;
+
+#pragma omp parallel reduction(+:clipped)
+	{
+		float *tmp = malloc((n + 1) * sizeof(float));
+		int i;
+
+		if (tmp == NULL) {
+#pragma omp atomic write
+			failed = 1;
+		}
+#pragma omp for schedule(dynamic, 16)
+		for (i = 0; i < h->ndms; i++)
+			if (tmp != NULL)
+				clipped += (long long)pack_trial(h,
+				    h->scrunch[i], values +
+				    value_offset(h, at, i),
+				    n / (size_t)h->scrunch[i], raw + at[i], tmp);
+		free(tmp);
+	}
+	return failed ? -1 : clipped;
+}
+
 enum sps_err
 sps_dmtime_write_block(FILE *out, const struct sps_header *h,
     const float *values, size_t n, unsigned long long *nclipped)
 {
-	size_t total = sps_dmtime_block_values(h, n), done = 0;
-	unsigned char *raw;
+	size_t total = sps_dmtime_block_values(h, n), *at;
+	unsigned char *raw = NULL;
 	enum sps_err e;
-	float *tmp;
-	int i;
+	long long clipped = -1;
 
 	if ((e = sps_dmtime_write_frame(out, n)) != SPS_OK)
 		return e;
 	if (h->nbits == 32) {
 		if (fwrite(values, sizeof(float), total, out) != total)
-			goto fail;
+			return sps_fail(SPS_EIO, "write error: %s",
+			    strerror(errno));
 		return SPS_OK;
 	}
-	raw = malloc(sps_packed_bytes(n, h->nbits) + 1);
-	tmp = malloc((n + 1) * sizeof(float));
-	if (raw == NULL || tmp == NULL) {
+	if ((at = packed_offsets(h, n)) != NULL &&
+	    (raw = malloc(at[h->ndms] + 1)) != NULL)
+		clipped = pack_block(h, values, n, at, raw);
+	if (clipped < 0) {
+		free(at);
 		free(raw);
-		free(tmp);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
-	for (i = 0; i < h->ndms; i++) {
-		size_t m = n / (size_t)h->scrunch[i];
-		size_t len = sps_packed_bytes(m, h->nbits);
-
-		*nclipped += pack_trial(h, h->scrunch[i], values + done, m, raw,
-		    tmp);
-		done += m;
-		if (fwrite(raw, 1, len, out) != len) {
-			free(raw);
-			free(tmp);
-			goto fail;
-		}
-	}
+	*nclipped += (unsigned long long)clipped;
+	e = SPS_OK;
+	if (fwrite(raw, 1, at[h->ndms], out) != at[h->ndms])
+		e = sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+	free(at);
 	free(raw);
-	free(tmp);
-	return SPS_OK;
-fail:
-	return sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+	return e;
 }
 
 static enum sps_err
@@ -150,9 +196,9 @@ enum sps_err
 sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
     size_t *n)
 {
-	unsigned char *raw;
-	size_t done = 0;
+	unsigned char *raw = NULL;
 	enum sps_err e;
+	size_t *at;
 	int i;
 
 	if ((e = sps_dmtime_read_frame(in, h, n)) != SPS_OK)
@@ -160,21 +206,21 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 	if (h->nbits == 32)
 		return read_exact(in, values, sps_dmtime_block_values(h, *n) *
 		    sizeof(float), "a block");
-	if ((raw = malloc(sps_packed_bytes(*n, h->nbits) + 1)) == NULL)
+	if ((at = packed_offsets(h, *n)) == NULL ||
+	    (raw = malloc(at[h->ndms] + 1)) == NULL) {
+		free(at);
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	for (i = 0; i < h->ndms; i++) {
-		size_t m = *n / (size_t)h->scrunch[i];
-
-		if ((e = read_exact(in, raw, sps_packed_bytes(m, h->nbits),
-		    "a block")) != SPS_OK) {
-			free(raw);
-			return e;
-		}
-		unpack_trial(h, h->scrunch[i], raw, m, values + done);
-		done += m;
 	}
+	if ((e = read_exact(in, raw, at[h->ndms], "a block")) == SPS_OK) {
+#pragma omp parallel for schedule(dynamic, 16)
+		for (i = 0; i < h->ndms; i++)
+			unpack_trial(h, h->scrunch[i], raw + at[i],
+			    *n / (size_t)h->scrunch[i], values +
+			    value_offset(h, at, i));
+	}
+	free(at);
 	free(raw);
-	return SPS_OK;
+	return e;
 }
 
 /* Sum over every trial's values of g(v, f). */
