@@ -92,7 +92,7 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 			host += dd.host;
 			dev = dd.device;
 		} else if (i == SPS_STAGE_BOXCAR) {
-			host += in + bx.host;
+			host += 2 * in + bx.host;	/* read one ahead */
 			dev = bx.device;
 		} else if (i == SPS_STAGE_SEARCH) {
 			host += fused.host + fs.host;

@@ -17,6 +17,7 @@
 #include "events.h"
 #include "header.h"
 #include "help.h"
+#include "readahead.h"
 #include "search.h"
 #include "writer.h"
 
@@ -319,17 +320,16 @@ static void
 search(struct run *r)
 {
 	double start = cli_now();
+	struct sps_readahead *ra;
+	const float *buf;
 	uint64_t nbase = 0;
 	size_t n;
-	float *buf;
 
-	if ((buf = malloc(r->in.max_values * sizeof(float) + 1)) == NULL)
-		errx(1, "out of memory for blocks of %zu values",
-		    r->in.max_values);
-	cli_check(sps_dmtime_in_read(&r->in, buf, &n), NULL);
+	cli_check(sps_readahead_start(&ra, &r->in), NULL);
+	cli_check(sps_readahead_next(ra, &buf, &n), NULL);
 	if (n == 0)
 		errx(1, "%s: no data", r->in.name);
-	for (; n > 0; cli_check(sps_dmtime_in_read(&r->in, buf, &n), NULL)) {
+	for (; n > 0; cli_check(sps_readahead_next(ra, &buf, &n), NULL)) {
 		nbase += n;
 		cli_check(sps_search_feed(r->search, buf, n), NULL);
 		emit(r);
@@ -337,12 +337,12 @@ search(struct run *r)
 			cli_progress(r->o.quiet, (double)nbase /
 			    (double)r->in.nsamples, nbase * r->in.hdr.tsamp);
 	}
+	sps_readahead_stop(ra);
 	cli_progress_done(r->o.quiet);
 	cli_check(sps_search_finish(r->search), NULL);
 	emit(r);
 	report(r, cli_now() - start);
 	cli_check(sps_writer_close(&r->out), NULL);
-	free(buf);
 }
 
 int

@@ -1,0 +1,144 @@
+/* readahead.c: one block read ahead of the search (readahead.h).  Two
+ * slots: the thread fills the one the caller does not hold. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "readahead.h"
+
+struct slot {
+	float		*values;
+	size_t		 n;
+	int		 full;		/* read, not yet handed out */
+	enum sps_err	 e;
+	char		 msg[512];	/* the reading thread's error */
+};
+
+struct sps_readahead {
+	struct sps_dmtime_in	*in;
+	struct slot		 slot[2];
+	int			 next;		/* the slot handed out next */
+	int			 held;		/* the slot the caller holds, or
+						 * -1 */
+	int			 stop;
+	pthread_t		 tid;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+};
+
+/* Fill slot i; the end or an error ends the thread. */
+static int
+fill(struct sps_readahead *r, int i)
+{
+	struct slot *s = &r->slot[i];
+
+	s->e = sps_dmtime_in_read(r->in, s->values, &s->n);
+	if (s->e != SPS_OK)
+		snprintf(s->msg, sizeof(s->msg), "%s", sps_errmsg());
+	return s->e != SPS_OK || s->n == 0;
+}
+
+static void *
+run(void *arg)
+{
+	struct sps_readahead *r = arg;
+	int i = 0, last;
+
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && (r->slot[i].full || r->held == i))
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&r->mu);
+		last = fill(r, i);
+		pthread_mutex_lock(&r->mu);
+		r->slot[i].full = 1;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		if (last)
+			return NULL;
+		i = !i;
+	}
+}
+
+enum sps_err
+sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in)
+{
+	struct sps_readahead *r;
+	int i;
+
+	*rp = NULL;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	r->in = in;
+	r->held = -1;
+	for (i = 0; i < 2; i++)
+		if ((r->slot[i].values = malloc(in->max_values *
+		    sizeof(float) + 1)) == NULL) {
+			free(r->slot[0].values);
+			free(r);
+			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
+			    "of %zu values", in->max_values);
+		}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	if (pthread_create(&r->tid, NULL, run, r) != 0) {
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+		free(r->slot[0].values);
+		free(r->slot[1].values);
+		free(r);
+		return sps_fail(SPS_ENOMEM, "cannot start a reading thread");
+	}
+	*rp = r;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_readahead_next(struct sps_readahead *r, const float **values,
+    size_t *n)
+{
+	struct slot *s = &r->slot[r->next];
+	enum sps_err e;
+
+	pthread_mutex_lock(&r->mu);
+	if (r->held >= 0) {	/* the caller is done with it */
+		r->slot[r->held].full = 0;
+		r->held = -1;
+		pthread_cond_broadcast(&r->cv);
+	}
+	while (!s->full)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	*values = s->values;
+	*n = s->n;
+	if ((e = s->e) != SPS_OK)
+		return sps_fail(e, "%s", s->msg);
+	if (s->n > 0) {
+		pthread_mutex_lock(&r->mu);
+		r->held = r->next;
+		pthread_mutex_unlock(&r->mu);
+		r->next = !r->next;
+	}
+	return SPS_OK;
+}
+
+void
+sps_readahead_stop(struct sps_readahead *r)
+{
+	if (r == NULL)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->stop = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->tid, NULL);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r->slot[0].values);
+	free(r->slot[1].values);
+	free(r);
+}

@@ -1,0 +1,26 @@
+/* readahead.h: a search's input (dmtime_in.h) read one block ahead by a
+ * thread, so that reading and unpacking the next block overlaps the
+ * search of this one. */
+#ifndef SPS_READAHEAD_H
+#define SPS_READAHEAD_H
+
+#include <stddef.h>
+
+#include "dmtime_in.h"
+#include "error.h"
+
+struct sps_readahead;
+
+/* Start reading in, which the read-ahead then owns until stopped. */
+enum sps_err sps_readahead_start(struct sps_readahead **rp,
+    struct sps_dmtime_in *in);
+
+/* The next block: *values (max_values floats at most, valid until the
+ * next call), *n base samples, 0 at the end. */
+enum sps_err sps_readahead_next(struct sps_readahead *r,
+    const float **values, size_t *n);
+
+/* Stop the thread (waiting for a read in progress) and free the blocks. */
+void sps_readahead_stop(struct sps_readahead *r);
+
+#endif
