@@ -26,9 +26,10 @@ struct sps_dedisp_engine {
 	struct sps_gpu_dedisp	*gpu;	/* NULL: the CPU engine */
 	int			 ntrials;
 	unsigned char		*in[2];	/* gulp + max_delay spectra each */
-	unsigned char		*pre[2];	/* in[] for the GPU, reserved
+	void			*pre[4];	/* in[] and out[] for the GPU,
+						 * reserved
 						 * while the device starts */
-	size_t			 pre_bytes;
+	size_t			 pre_bytes[4];
 	float			*out[2];
 	size_t			 unit;	/* bytes of one spectrum in `in` */
 	size_t			 block;
@@ -253,25 +254,32 @@ reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
 	e->block = (e->o.block + f - 1) / f * f;
 	gulp = e->o.fixed_gulp ? e->block : longest_gulp(&e->r->hdr,
 	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
-	e->pre_bytes = (gulp + e->max_delay) * sps_spectrum_bytes(&e->r->hdr);
-	for (i = 0; i < 2; i++)
-		if (sps_device_host_reserve((void **)&e->pre[i], e->pre_bytes,
-		    "input gulps") != SPS_OK)
+	e->pre_bytes[0] = e->pre_bytes[1] = (gulp + e->max_delay) *
+	    sps_spectrum_bytes(&e->r->hdr);
+	if (!e->o.on_device)
+		e->pre_bytes[2] = e->pre_bytes[3] = sps_dedisp_out_size(cpu,
+		    gulp) * sizeof(float) + 1;
+	for (i = 0; i < 4; i++)
+		if (e->pre_bytes[i] > 0 && sps_device_host_reserve(&e->pre[i],
+		    e->pre_bytes[i], i < 2 ? "input gulps" : "output gulps") !=
+		    SPS_OK)
 			e->pre[i] = NULL;
 }
 
-/* An input gulp of bytes: a reserved one, page-locked now, or a new one. */
+/* Gulp buffer i (in[0], in[1], out[0], out[1]) of bytes, for what: a
+ * reserved one, page-locked now, or a new one. */
 static enum sps_err
-gpu_input(struct sps_dedisp_engine *e, int i, size_t bytes)
+gpu_buffer(struct sps_dedisp_engine *e, int i, size_t bytes, void **buf,
+    const char *what)
 {
-	if (e->pre[i] != NULL && bytes <= e->pre_bytes &&
-	    sps_device_host_register(e->pre[i], e->pre_bytes, "input gulps")
-	    == SPS_OK) {
-		e->in[i] = e->pre[i];
+	if (e->pre[i] != NULL && bytes <= e->pre_bytes[i] &&
+	    sps_device_host_register(e->pre[i], e->pre_bytes[i], what) ==
+	    SPS_OK) {
+		*buf = e->pre[i];
 		e->pre[i] = NULL;
 		return SPS_OK;
 	}
-	return sps_device_host_alloc((void **)&e->in[i], bytes, "input gulps");
+	return sps_device_host_alloc(buf, bytes, what);
 }
 
 /* The CPU plan's tables for the GPU's sub-band and tree algorithms. */
@@ -374,9 +382,12 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 static void
 drop_reserved(struct sps_dedisp_engine *e)
 {
-	free(e->pre[0]);
-	free(e->pre[1]);
-	e->pre[0] = e->pre[1] = NULL;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		free(e->pre[i]);
+		e->pre[i] = NULL;
+	}
 }
 
 static enum sps_err
@@ -393,9 +404,10 @@ alloc_buffers(struct sps_dedisp_engine *e)
 		if (e->gpu == NULL) {
 			e->in[i] = malloc(nin * e->unit);
 			e->out[i] = malloc(out_bytes);
-		} else if (gpu_input(e, i, nin * e->unit) != SPS_OK ||
-		    (!e->o.on_device && sps_device_host_alloc((void **)
-		    &e->out[i], out_bytes, "output gulps") != SPS_OK))
+		} else if (gpu_buffer(e, i, nin * e->unit, (void **)&e->in[i],
+		    "input gulps") != SPS_OK || (!e->o.on_device &&
+		    gpu_buffer(e, 2 + i, out_bytes, (void **)&e->out[i],
+		    "output gulps") != SPS_OK))
 			return sps_fail(SPS_ENOMEM, "GPU %d: %s", e->o.device,
 			    sps_errmsg());
 		if (e->in[i] == NULL || (e->out[i] == NULL && (e->gpu == NULL
