@@ -3,6 +3,8 @@
  * the host, copies back, and the error of a failed call.  Only runtime
  * calls that CUDA 13 keeps: the clocks, gone from cudaDeviceProp, come
  * from cudaDeviceGetAttribute. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -119,6 +121,26 @@ sps_device_select(int dev)
 {
 	CHECK(cudaSetDevice(dev));
 	return SPS_OK;
+}
+
+static void *
+warm(void *arg)
+{
+	size_t free_bytes, total;
+
+	if (sps_device_memory((int)(intptr_t)arg, &free_bytes, &total) !=
+	    SPS_OK)
+		cudaGetLastError();	/* the caller's next call says why */
+	return NULL;
+}
+
+extern "C" void
+sps_device_warm(int dev)
+{
+	pthread_t tid;
+
+	if (pthread_create(&tid, NULL, warm, (void *)(intptr_t)dev) == 0)
+		pthread_detach(tid);
 }
 
 extern "C" enum sps_err

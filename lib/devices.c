@@ -28,6 +28,12 @@ sps_device_select(int dev)
 	return no_cuda();
 }
 
+void
+sps_device_warm(int dev)
+{
+	(void)dev;
+}
+
 enum sps_err
 sps_device_memory(int dev, size_t *free_bytes, size_t *total)
 {

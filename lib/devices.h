@@ -41,6 +41,12 @@ enum sps_err sps_device_list(struct sps_device *dev, int max, int *n);
  * context: a few tenths of a second the first time). */
 enum sps_err sps_device_select(int dev);
 
+/* Start device dev's context in a thread of its own, while the caller
+ * does other things (reads a header, plans): a few tenths of a second
+ * that the first CUDA call would otherwise wait.  Nothing without CUDA,
+ * or when no thread can be had; a failure shows at the next call. */
+void sps_device_warm(int dev);
+
 /* Free and total memory of device dev, bytes. */
 enum sps_err sps_device_memory(int dev, size_t *free_bytes, size_t *total);
 

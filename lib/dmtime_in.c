@@ -2,11 +2,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "codec.h"
 #include "dmtime.h"
 #include "dmtime_in.h"
+#include "pipewide.h"
 #include "presto.h"
 
 static enum sps_err
@@ -101,6 +103,7 @@ sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path)
 	if (strcmp(path, "-") == 0) {
 		in->f = stdin;
 		in->name = "stdin";
+		sps_pipe_widen(STDIN_FILENO);
 	} else {
 		in->name = path;
 		if ((in->f = fopen(path, "rb")) == NULL)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "devices.h"
 #include "readahead.h"
 
 struct slot {
@@ -21,6 +22,7 @@ struct sps_readahead {
 	int			 held;		/* the slot the caller holds, or
 						 * -1 */
 	int			 stop;
+	int			 pinned;	/* slots page-locked */
 	pthread_t		 tid;
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
@@ -64,32 +66,67 @@ run(void *arg)
 	}
 }
 
+static void
+free_slots(struct sps_readahead *r)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (r->pinned)
+			sps_device_host_free(r->slot[i].values);
+		else
+			free(r->slot[i].values);
+		r->slot[i].values = NULL;
+	}
+}
+
+/* Page-locked slots where asked and possible, else ordinary memory. */
+static enum sps_err
+alloc_slots(struct sps_readahead *r, size_t bytes)
+{
+	int i;
+
+	for (i = 0; r->pinned && i < 2; i++)
+		if (sps_device_host_reserve((void **)&r->slot[i].values, bytes,
+		    "blocks read ahead") != SPS_OK ||
+		    sps_device_host_register(r->slot[i].values, bytes,
+		    "blocks read ahead") != SPS_OK) {
+			free_slots(r);
+			r->pinned = 0;
+		}
+	for (i = 0; !r->pinned && i < 2; i++)
+		if ((r->slot[i].values = malloc(bytes)) == NULL) {
+			free_slots(r);
+			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
+			    "of %zu bytes", bytes);
+		}
+	return SPS_OK;
+}
+
 enum sps_err
-sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in)
+sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
+    int pinned)
 {
 	struct sps_readahead *r;
-	int i;
+	enum sps_err e;
 
 	*rp = NULL;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	r->in = in;
 	r->held = -1;
-	for (i = 0; i < 2; i++)
-		if ((r->slot[i].values = malloc(in->max_values *
-		    sizeof(float) + 1)) == NULL) {
-			free(r->slot[0].values);
-			free(r);
-			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
-			    "of %zu values", in->max_values);
-		}
+	r->pinned = pinned;
+	if ((e = alloc_slots(r, in->max_values * sizeof(float) + 1)) !=
+	    SPS_OK) {
+		free(r);
+		return e;
+	}
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	if (pthread_create(&r->tid, NULL, run, r) != 0) {
 		pthread_mutex_destroy(&r->mu);
 		pthread_cond_destroy(&r->cv);
-		free(r->slot[0].values);
-		free(r->slot[1].values);
+		free_slots(r);
 		free(r);
 		return sps_fail(SPS_ENOMEM, "cannot start a reading thread");
 	}
@@ -138,7 +175,6 @@ sps_readahead_stop(struct sps_readahead *r)
 	pthread_join(r->tid, NULL);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
-	free(r->slot[0].values);
-	free(r->slot[1].values);
+	free_slots(r);
 	free(r);
 }

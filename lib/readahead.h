@@ -11,9 +11,11 @@
 
 struct sps_readahead;
 
-/* Start reading in, which the read-ahead then owns until stopped. */
+/* Start reading in, which the read-ahead then owns until stopped; with
+ * pinned, into page-locked blocks (devices.h) that copy to a GPU at its
+ * full rate, where they can be had. */
 enum sps_err sps_readahead_start(struct sps_readahead **rp,
-    struct sps_dmtime_in *in);
+    struct sps_dmtime_in *in, int pinned);
 
 /* The next block: *values (max_values floats at most, valid until the
  * next call), *n base samples, 0 at the end. */

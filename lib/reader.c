@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "pipewide.h"
 #include "presto.h"
 #include "reader.h"
 
@@ -351,6 +352,7 @@ open_input(const char *path, FILE **f, const char **name)
 	if (strcmp(path, "-") == 0) {
 		*f = stdin;
 		*name = "stdin";
+		sps_pipe_widen(STDIN_FILENO);
 		return SPS_OK;
 	}
 	*name = path;

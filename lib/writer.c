@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "pipewide.h"
 #include "unfinished.h"
 #include "writer.h"
 
@@ -28,6 +29,7 @@ sps_writer_open(struct sps_writer *w, const char *path)
 	memset(w, 0, sizeof(*w));
 	if (path == NULL || strcmp(path, "-") == 0) {
 		w->f = stdout;
+		sps_pipe_widen(STDOUT_FILENO);
 		return SPS_OK;
 	}
 	/* a device or FIFO (/dev/null, a named pipe) is written directly:

@@ -12,6 +12,7 @@
 #include "boxcar_report.h"
 #include "cli.h"
 #include "dedisp_engine.h"
+#include "devices.h"
 #include "dmtime.h"
 #include "dmtime_in.h"
 #include "events.h"
@@ -325,7 +326,8 @@ search(struct run *r)
 	uint64_t nbase = 0;
 	size_t n;
 
-	cli_check(sps_readahead_start(&ra, &r->in), NULL);
+	cli_check(sps_readahead_start(&ra, &r->in,
+	    sps_search_on_gpu(r->search)), NULL);
 	cli_check(sps_readahead_next(ra, &buf, &n), NULL);
 	if (n == 0)
 		errx(1, "%s: no data", r->in.name);
@@ -365,6 +367,9 @@ main(int argc, char **argv)
 			bench(&r.o, &plan);
 		return 0;
 	}
+	if (r.o.search.gpu != SPS_ENGINE_CPU && !r.o.search.want_plane)
+		sps_device_warm(r.o.search.device);	/* while a pipe's
+							 * header comes */
 	cli_check(sps_dmtime_in_open(&r.in, r.o.input), NULL);
 	create_search(&r);
 	search(&r);
