@@ -139,8 +139,10 @@ set_key(struct sps_rfi *r, char *tok, double tsamp, int nchans,
 static enum sps_err
 check_impulse(struct sps_rfi *r, unsigned seen, double tsamp)
 {
-	if (SEEN(KEY_T) == SEEN(KEY_RATE))
-		return sps_fail(SPS_EVALUE, "impulse needs t= or rate=, not "
+	if (!SEEN(KEY_T) && !SEEN(KEY_RATE))
+		return sps_fail(SPS_EVALUE, "impulse needs t= or rate=");
+	if (SEEN(KEY_T) && SEEN(KEY_RATE))
+		return sps_fail(SPS_EVALUE, "impulse takes t= or rate=, not "
 		    "both");
 	if (SEEN(KEY_SNR) && SEEN(KEY_AMP))
 		return sps_fail(SPS_EVALUE, "impulse takes snr= or amp=, not "
