@@ -31,9 +31,8 @@ static const char usage_text[] =
     "                [-o OUTPUT]\n"
     "       sps-fake --inject FILE|- [--pulse SPEC ...] [--pulses FILE] "
     "[--period MS]\n"
-    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear] "
-    "[--rfi SPEC ...]\n"
-    "                [--seed N] [-q] [-o OUTPUT]\n";
+    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear]\n"
+    "                [--rfi SPEC ...] [--seed N] [-q] [-o OUTPUT]\n";
 
 enum {
 	OPT_BANDPASS = 256, OPT_DM, OPT_FCH1, OPT_FOFF, OPT_INJECT, OPT_MEAN,
