@@ -8,6 +8,7 @@
 
 #include "dmdelay.h"
 #include "fake.h"
+#include "fakeparse.h"
 #include "reader.h"
 
 #define GOLDEN		0x9e3779b97f4a7c15ULL
@@ -555,46 +556,6 @@ profile_reach(const struct profile *p)
 /* ---- parsing ---- */
 
 static enum sps_err
-parse_number(const char *key, const char *text, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno != 0 || !isfinite(*v))
-		return sps_fail(SPS_EVALUE, "%s: '%s' is not a number", key,
-		    text);
-	return SPS_OK;
-}
-
-static enum sps_err
-parse_time(const char *key, const char *text, double tsamp, double *v)
-{
-	static const struct {
-		const char *suffix;
-		double scale;
-	} units[] = {
-		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 },
-		{ "samp", 0 }, { "samples", 0 }
-	};
-	char *end;
-	size_t i;
-
-	errno = 0;
-	*v = strtod(text, &end);
-	if (end == text || errno != 0 || !isfinite(*v))
-		goto bad;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].suffix) == 0) {
-			*v *= units[i].scale != 0 ? units[i].scale : tsamp;
-			return SPS_OK;
-		}
-bad:
-	return sps_fail(SPS_EVALUE, "%s: '%s' is not a time (a number, then "
-	    "s, ms, us or samp)", key, text);
-}
-
-static enum sps_err
 check_pulse(const struct sps_fake_pulse *p)
 {
 	if (p->dm < 0)
@@ -632,13 +593,13 @@ set_key(struct sps_fake_pulse *p, const char *key, const char *val,
 	*seen |= 1U << k;
 	switch (k) {
 	case 0:
-		return parse_time(key, val, tsamp, &p->t);
+		return sps_fake_parse_time(key, val, tsamp, &p->t);
 	case 1:
-		return parse_number(key, val, &p->dm);
+		return sps_fake_parse_number(key, val, &p->dm);
 	case 2:
-		return parse_time(key, val, tsamp, &p->width);
+		return sps_fake_parse_time(key, val, tsamp, &p->width);
 	case 3:
-		return parse_number(key, val, &p->snr);
+		return sps_fake_parse_number(key, val, &p->snr);
 	case 4:
 		if (strcmp(val, "rect") == 0)
 			p->shape = SPS_FAKE_RECT;
@@ -649,11 +610,11 @@ set_key(struct sps_fake_pulse *p, const char *key, const char *val,
 			    "or gauss", val);
 		return SPS_OK;
 	case 5:
-		return parse_time(key, val, tsamp, &p->tau);
+		return sps_fake_parse_time(key, val, tsamp, &p->tau);
 	case 6:
-		return parse_number(key, val, &p->ftau);
+		return sps_fake_parse_number(key, val, &p->ftau);
 	default:
-		return parse_number(key, val, &p->index);
+		return sps_fake_parse_number(key, val, &p->index);
 	}
 }
 

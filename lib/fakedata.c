@@ -153,6 +153,14 @@ sps_fake_data_plan(struct sps_fake_data *d, const struct sps_fake_spec *s,
 	    pulses, npulses, &s->pulsar, s->smear);
 }
 
+enum sps_err
+sps_fake_data_plan_rfi(struct sps_fake_data *d, const struct sps_rfi *items,
+    int n)
+{
+	return sps_rfi_plan_create(&d->rfi, &d->hdr, d->rms, items, n,
+	    d->seed);
+}
+
 void
 sps_fake_data_block(struct sps_fake_data *d, float *buf, uint64_t first,
     size_t n)
@@ -160,6 +168,7 @@ sps_fake_data_block(struct sps_fake_data *d, float *buf, uint64_t first,
 	sps_fake_noise(d->seed, first, n, d->hdr.nchans, d->mean,
 	    d->noise ? d->rms : NULL, buf);
 	sps_fake_plan_add(d->plan, buf, first, n);
+	sps_rfi_plan_apply(d->rfi, buf, first, n);
 }
 
 void
@@ -167,6 +176,7 @@ sps_fake_data_add(struct sps_fake_data *d, float *buf, uint64_t first,
     size_t n)
 {
 	sps_fake_plan_add(d->plan, buf, first, n);
+	sps_rfi_plan_apply(d->rfi, buf, first, n);
 	if (d->hdr.nbits < 32)
 		sps_fake_dither(d->seed, first, n, d->hdr.nchans, buf);
 }
@@ -175,6 +185,7 @@ void
 sps_fake_data_free(struct sps_fake_data *d)
 {
 	sps_fake_plan_free(d->plan);
+	sps_rfi_plan_free(d->rfi);
 	sps_header_free(&d->hdr);
 	free(d->mean);
 	free(d->rms);
@@ -191,6 +202,7 @@ sps_fake_data_report(FILE *f, const struct sps_fake_data *d,
 	    "values clipped (%.3g%%)\n", (unsigned long long)nsamples,
 	    d->hdr.nchans, d->npulses, d->pulsar ? " and a pulsar" : "",
 	    nclipped, total > 0 ? 100.0 * nclipped / total : 0.0);
+	sps_rfi_plan_report(f, d->rfi, nsamples);
 }
 
 size_t

@@ -12,6 +12,7 @@
 #include "fake.h"
 #include "header.h"
 #include "reader.h"
+#include "rfi_inject.h"
 
 #define SPS_FAKE_MAX_SAMPLES	1000000000000LL
 
@@ -40,6 +41,7 @@ struct sps_fake_data {
 	uint64_t	 nsamples;
 	double		*mean, *rms;	/* of each channel, output units */
 	struct sps_fake_plan *plan;	/* the pulses, once planned */
+	struct sps_rfi_plan *rfi;	/* the interference; NULL: none */
 	int		 npulses;
 	int		 pulsar;	/* 1: a pulsar too */
 	uint64_t	 seed;
@@ -72,17 +74,21 @@ enum sps_err sps_fake_data_inject(struct sps_fake_data *d,
 enum sps_err sps_fake_data_plan(struct sps_fake_data *d,
     const struct sps_fake_spec *s, const struct sps_fake_pulse *pulses,
     int npulses);
-/* Spectra first .. first + n - 1 into buf: the noise and the pulses. */
+/* Plan the interference of n items (rfi_inject.h) from the seed. */
+enum sps_err sps_fake_data_plan_rfi(struct sps_fake_data *d,
+    const struct sps_rfi *items, int n);
+/* Spectra first .. first + n - 1 into buf: the noise, the pulses and the
+ * interference. */
 void sps_fake_data_block(struct sps_fake_data *d, float *buf,
     uint64_t first, size_t n);
-/* Add the pulses to spectra first .. first + n - 1 of real data in buf,
- * dithered back to integers unless the data are 32-bit floats. */
+/* Add the pulses and the interference to spectra first .. first + n - 1
+ * of real data in buf, dithered back to integers unless the data are 32-bit floats. */
 void sps_fake_data_add(struct sps_fake_data *d, float *buf,
     uint64_t first, size_t n);
 void sps_fake_data_free(struct sps_fake_data *d);
 
 /* sps-fake's summary on f: nsamples spectra written, the pulses, and
- * the values the writer clipped. */
+ * the values the writer clipped; then the interference's line. */
 void sps_fake_data_report(FILE *f, const struct sps_fake_data *d,
     uint64_t nsamples, unsigned long long nclipped);
 

@@ -26,17 +26,18 @@ static const char usage_text[] =
     "[--bandpass SHAPE]\n"
     "                [--pulse SPEC ...] [--pulses FILE] [--period MS] "
     "[--width PCT]\n"
-    "                [--snrpeak S] [--dm DM] [--nosmear] [-q] [-o OUTPUT]\n"
+    "                [--snrpeak S] [--dm DM] [--nosmear] [--rfi SPEC ...] "
+    "[-q]\n"
+    "                [-o OUTPUT]\n"
     "       sps-fake --inject FILE|- [--pulse SPEC ...] [--pulses FILE] "
     "[--period MS]\n"
-    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear] "
-    "[--seed N]\n"
-    "                [-q] [-o OUTPUT]\n";
+    "                [--width PCT] [--snrpeak S] [--dm DM] [--nosmear]\n"
+    "                [--rfi SPEC ...] [--seed N] [-q] [-o OUTPUT]\n";
 
 enum {
 	OPT_BANDPASS = 256, OPT_DM, OPT_FCH1, OPT_FOFF, OPT_INJECT, OPT_MEAN,
 	OPT_NBITS, OPT_NCHANS, OPT_NO_NOISE, OPT_NOSMEAR, OPT_NSAMPLES,
-	OPT_PERIOD, OPT_PULSE, OPT_PULSES, OPT_RMS, OPT_SEED, OPT_SNRPEAK,
+	OPT_PERIOD, OPT_PULSE, OPT_PULSES, OPT_RFI, OPT_RMS, OPT_SEED, OPT_SNRPEAK,
 	OPT_SOURCE, OPT_TOBS, OPT_TSAMP, OPT_TSTART, OPT_VERSION, OPT_WIDTH
 };
 
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "pulse", required_argument, NULL, OPT_PULSE },
 	{ "pulses", required_argument, NULL, OPT_PULSES },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "rfi", required_argument, NULL, OPT_RFI },
 	{ "rms", required_argument, NULL, OPT_RMS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "snrpeak", required_argument, NULL, OPT_SNRPEAK },
@@ -74,6 +76,8 @@ struct options {
 	struct sps_fake_spec spec;
 	const char	**specs;	/* --pulse, in order */
 	int		 nspecs;
+	const char	**rfi_specs;	/* --rfi, in order */
+	int		 nrfi;
 	const char	*pulses_file;
 	const char	*inject;	/* NULL: generate */
 	const char	*layout_option;	/* one that --inject forbids */
@@ -198,7 +202,8 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	sps_fake_spec_defaults(&o->spec);
-	if ((o->specs = calloc((size_t)argc, sizeof(*o->specs))) == NULL)
+	if ((o->specs = calloc((size_t)argc, sizeof(*o->specs))) == NULL ||
+	    (o->rfi_specs = calloc((size_t)argc, sizeof(char *))) == NULL)
 		err(1, NULL);
 	cli_long_hint(argc, argv, long_options);
 	while ((opt = getopt_long(argc, argv, "ho:q", long_options, NULL)) !=
@@ -214,6 +219,9 @@ parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PULSE:
 			o->specs[o->nspecs++] = optarg;
+			break;
+		case OPT_RFI:
+			o->rfi_specs[o->nrfi++] = optarg;
 			break;
 		case OPT_PULSES:
 			o->pulses_file = optarg;
@@ -268,6 +276,24 @@ collect_pulses(const struct options *o, double tsamp, int *n)
 	return list;
 }
 
+/* The --rfi options for the data of d, planned into d. */
+static void
+plan_rfi(const struct options *o, struct sps_fake_data *d)
+{
+	struct sps_rfi *list;
+	int i;
+
+	if ((list = calloc((size_t)o->nrfi + 1, sizeof(*list))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < o->nrfi; i++)
+		if (sps_rfi_parse(o->rfi_specs[i], d->hdr.tsamp, d->hdr.nchans,
+		    &list[i]) != SPS_OK)
+			cli_bad_value("--rfi '%s': %s", o->rfi_specs[i],
+			    sps_errmsg());
+	cli_check(sps_fake_data_plan_rfi(d, list, o->nrfi), NULL);
+	free(list);
+}
+
 /* Like cli_check, but first remove the unfinished output. */
 static void
 check_write(struct sps_writer *w, enum sps_err e, const char *what)
@@ -292,6 +318,7 @@ generate(const struct options *o)
 	cli_check(sps_fake_data_init(&d, &o->spec), NULL);
 	pulses = collect_pulses(o, o->spec.tsamp, &npulses);
 	cli_check(sps_fake_data_plan(&d, &o->spec, pulses, npulses), NULL);
+	plan_rfi(o, &d);
 	nblock = sps_fake_block_spectra(d.hdr.nchans);
 	if ((buf = malloc(nblock * d.hdr.nchans * sizeof(float))) == NULL)
 		err(1, NULL);
@@ -342,6 +369,7 @@ inject(const struct options *o)
 	cli_check(sps_fake_data_inject(&d, &r.hdr, r.nsamples, buf, n,
 	    o->spec.seed), NULL);
 	cli_check(sps_fake_data_plan(&d, &o->spec, pulses, npulses), r.name);
+	plan_rfi(o, &d);
 	cli_check(sps_writer_open(&w, o->output), NULL);
 	check_write(&w, sps_writer_header(&w, &d.hdr), NULL);
 	for (done = 0;;) {
@@ -378,5 +406,6 @@ main(int argc, char **argv)
 	cli_binary_output(o.output);
 	status = o.inject != NULL ? inject(&o) : generate(&o);
 	free(o.specs);
+	free(o.rfi_specs);
 	return status;
 }
