@@ -16,8 +16,11 @@ int sps_iqrm_lags(int radius, int *lags);
  * x[i - l] more than threshold sigmas (median and IQR / 1.349 of those
  * differences) above their median is a vote of channel i - l against
  * channel i (channels beyond the edges do not vote).  Channel i is
- * flagged when a channel that voted against it received fewer votes than
- * it did.  SPS_ENOMEM or SPS_OK. */
+ * flagged when it received more votes than some channel that voted
+ * against it cast: a high channel gets a vote from each neighbour, each of
+ * which casts one, while a low channel casts many and its neighbours get
+ * one each.  A lag whose differences have no spread casts no votes.
+ * SPS_ENOMEM or SPS_OK. */
 enum sps_err sps_iqrm(const float *x, int n, int radius, double threshold,
     unsigned char *flag);
 
