@@ -24,7 +24,7 @@ struct sps_clean {
 	int		 have_bp;
 	unsigned char	*bad;		/* clipped spectra */
 	float		*z;		/* zero-DM series */
-	float		*work;		/* 2 max(maxblock, nchans) floats */
+	float		*work;		/* 3 max(maxblock, nchans) floats */
 	double		*k;		/* zdot's per channel factors */
 };
 
@@ -71,7 +71,7 @@ sps_clean_create(struct sps_clean **cp, const struct sps_header *h,
 	c->bp = calloc(nc, sizeof(float));
 	c->bad = calloc(maxblock, 1);
 	c->z = malloc(maxblock * sizeof(float));
-	c->work = malloc(2 * nw * sizeof(float));
+	c->work = malloc(3 * nw * sizeof(float));
 	c->k = malloc(nc * sizeof(double));
 	if (c->fixed == NULL || c->masked == NULL || c->flag == NULL ||
 	    c->quiet == NULL || c->s1 == NULL || c->s2 == NULL ||

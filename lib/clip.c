@@ -20,36 +20,63 @@ window_sums(const float *z, size_t n, size_t w, float *sums)
 	}
 }
 
+/* In each run of windows beyond the limit, the one furthest out: its
+ * spectra are marked, and set to the median in zc so that they do not
+ * count again.  Returns the runs. */
 static size_t
-mark(unsigned char *bad, size_t from, size_t w)
+mark_peaks(const float *sums, size_t count, size_t w, float median,
+    float limit, unsigned char *bad, float *zc, float zmedian,
+    size_t *marked)
 {
-	size_t t, marked = 0;
+	size_t t, s, peak = 0, runs = 0;
+	float best = -1, d;
 
-	for (t = from; t < from + w; t++) {
-		marked += !bad[t];
-		bad[t] = 1;
+	for (t = 0; t <= count; t++) {
+		d = t < count ? fabsf(sums[t] - median) : 0;
+		if (d > limit && d > best) {
+			best = d;
+			peak = t;
+		}
+		if (d > limit || best < 0)
+			continue;
+		for (s = peak; s < peak + w; s++) {
+			*marked += !bad[s];
+			bad[s] = 1;
+			zc[s] = zmedian;
+		}
+		runs++;
+		best = -1;
 	}
-	return marked;
+	return runs;
 }
 
 size_t
 sps_clip_find(const float *z, size_t n, int maxwidth, double sigma,
     unsigned char *bad, float *work)
 {
-	float *sums = work, *sorted = work + n, median, spread;
+	float *zc = work, *sums = work + n, *sorted = work + 2 * n;
+	float median, spread, zmedian;
 	size_t w, t, count, marked = 0;
+	int pass;
 
+	for (t = 0; t < n; t++)
+		sorted[t] = zc[t] = z[t];
+	zmedian = sps_quantile(sorted, n, 0.5);
+	for (t = 0; t < n; t++)
+		if (bad[t])
+			zc[t] = zmedian;
 	for (w = 1; w <= (size_t)maxwidth && w * 8 <= n; w *= 2) {
 		count = n - w + 1;
-		window_sums(z, n, w, sums);
+		window_sums(zc, n, w, sums);
 		for (t = 0; t < count; t++)
 			sorted[t] = sums[t];
 		sps_median_sigma(sorted, count, &median, &spread);
 		if (!(spread > 0))
 			continue;
-		for (t = 0; t < count; t++)
-			if (fabsf(sums[t] - median) > sigma * spread)
-				marked += mark(bad, t, w);
+		for (pass = 0; pass < 64 && mark_peaks(sums, count, w, median,
+		    (float)(sigma * spread), bad, zc, zmedian, &marked) > 0;
+		    pass++)
+			window_sums(zc, n, w, sums);
 	}
 	return marked;
 }

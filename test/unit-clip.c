@@ -53,8 +53,8 @@ static void
 spike_step_and_dip_are_marked(void **state)
 {
 	unsigned char bad[N] = { 0 };
-	float z[N], work[2 * N];
-	int t;
+	float z[N], work[3 * N];
+	int t, n;
 
 	(void)state;
 	for (t = 0; t < N; t++)
@@ -65,7 +65,12 @@ spike_step_and_dip_are_marked(void **state)
 	z[200] -= 30;			/* a drop-out */
 	assert_true(sps_clip_find(z, N, 32, 6, bad, work) > 0);
 	assert_true(bad[40] && bad[200]);
-	assert_true(bad[104] && bad[110]);
+	/* the step goes in pieces: what is left of it is below 6 sigma */
+	for (t = 100, n = 0; t < 116; t++)
+		n += bad[t];
+	assert_true(n >= 8);
+	for (t = 90; t < 100; t++)
+		assert_false(bad[t]);
 	for (t = 0; t < 30; t++)
 		assert_false(bad[t]);
 	for (t = 130; t < 180; t++)
@@ -76,7 +81,7 @@ static void
 noise_alone_is_not_marked(void **state)
 {
 	unsigned char bad[N] = { 0 };
-	float z[N], work[2 * N];
+	float z[N], work[3 * N];
 	int t;
 
 	(void)state;
