@@ -20,30 +20,46 @@ window_sums(const float *z, size_t n, size_t w, float *sums)
 	}
 }
 
-/* In each run of windows beyond the limit, the one furthest out: its
- * spectra are marked, and set to the median in zc so that they do not
- * count again.  Returns the runs. */
+/* Mark the spectra of window t (w of them), and count them as the
+ * median in zc from now on. */
+static void
+mark(size_t t, size_t w, unsigned char *bad, float *zc, float zmedian,
+    size_t *marked)
+{
+	size_t s;
+
+	for (s = t; s < t + w; s++) {
+		*marked += !bad[s];
+		bad[s] = 1;
+		zc[s] = zmedian;
+	}
+}
+
+/* In each run of windows beyond the limit, those within 3/4 of the one
+ * furthest out: an impulse as wide as the windows marks about itself, a
+ * wider one all of itself at once.  Returns the runs. */
 static size_t
-mark_peaks(const float *sums, size_t count, size_t w, float median,
+mark_runs(const float *sums, size_t count, size_t w, float median,
     float limit, unsigned char *bad, float *zc, float zmedian,
     size_t *marked)
 {
-	size_t t, s, peak = 0, runs = 0;
+	size_t t, u, first = 0, runs = 0;
 	float best = -1, d;
 
 	for (t = 0; t <= count; t++) {
 		d = t < count ? fabsf(sums[t] - median) : 0;
-		if (d > limit && d > best) {
-			best = d;
-			peak = t;
-		}
-		if (d > limit || best < 0)
+		if (d > limit) {
+			if (best < 0)
+				first = t;
+			if (d > best)
+				best = d;
 			continue;
-		for (s = peak; s < peak + w; s++) {
-			*marked += !bad[s];
-			bad[s] = 1;
-			zc[s] = zmedian;
 		}
+		if (best < 0)
+			continue;
+		for (u = first; u < t; u++)
+			if (fabsf(sums[u] - median) >= 0.75f * best)
+				mark(u, w, bad, zc, zmedian, marked);
 		runs++;
 		best = -1;
 	}
@@ -73,7 +89,7 @@ sps_clip_find(const float *z, size_t n, int maxwidth, double sigma,
 		sps_median_sigma(sorted, count, &median, &spread);
 		if (!(spread > 0))
 			continue;
-		for (pass = 0; pass < 64 && mark_peaks(sums, count, w, median,
+		for (pass = 0; pass < 64 && mark_runs(sums, count, w, median,
 		    (float)(sigma * spread), bad, zc, zmedian, &marked) > 0;
 		    pass++)
 			window_sums(zc, n, w, sums);

@@ -9,10 +9,11 @@
  * to maxwidth and n / 8), windows of w samples whose sum lies more than
  * sigma from the median of such sums, in units of their robust standard
  * deviation (IQR / 1.349, measured at each width, so red noise does not
- * count as impulses).  Of a run of such windows, the one furthest out is
- * marked, and its samples count as the median from then on (again at
- * this width, at most 64 times, and at wider ones), so that an impulse
- * marks its own spectra, not every window that holds it.  Both signs:
+ * count as impulses).  Of a run of such windows, those within 3/4 of the
+ * one furthest out are marked, and their samples count as the median from
+ * then on (again at this width, at most 64 times, and at wider ones), so
+ * that an impulse marks about its own spectra, not every window that
+ * holds it.  Both signs:
  * drop-outs are interference too.  Spectra marked already in bad count
  * as the median.  work holds 3 n floats.  Returns the spectra newly
  * marked. */
