@@ -18,7 +18,7 @@ MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
 
 VERSION = 0.1.0
-TOOLS = header fake filterbank cornerturn tscrunch plan dedisperse boxcar \
+TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
 	peaks search
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 

@@ -104,6 +104,7 @@ synopsis() {
 bad_arguments() {
 	case $1 in
 	sps-boxcar) printf '%s\n' '--loss --bench' ;;
+	sps-clean) printf '%s\n' '--zerodm --zdot' ;;
 	sps-cornerturn) printf '%s\n' '--to nowhere' ;;
 	sps-dedisperse) printf '%s\n' '-d 10 --dm 0 100' ;;
 	sps-fake) printf '%s\n' '--tobs 1 --nsamples 5' ;;

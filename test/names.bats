@@ -48,6 +48,7 @@ bad_recordings() {
 		named_failure "$f" sps-header "$f"
 		named_failure "$f" sps-filterbank "$f" -o out.fil
 		named_failure "$f" sps-tscrunch -t 2 "$f" -o out.fil
+		named_failure "$f" sps-clean "$f" -o out.fil
 		named_failure "$f" sps-cornerturn "$f" -o out.fil
 		named_failure "$f" sps-dedisperse -d 5 "$f" -o out
 		named_failure "$f" sps-fake --inject "$f" -o out.fil

@@ -4,6 +4,7 @@
 #define SPS_HELP_H
 
 extern const char help_boxcar[];
+extern const char help_clean[];
 extern const char help_cornerturn[];
 extern const char help_dedisperse[];
 extern const char help_fake[];

@@ -1,0 +1,305 @@
+/* sps-clean: interference excision as a pipe stage, filterbank in,
+ * filterbank out: channel masks (a kill file, PRESTO lists and rfifind
+ * masks, spectral kurtosis, IQRM), clipping of zero-DM impulses, zero-DM
+ * subtraction; lib/clean.c does the work, block after block. */
+#include <err.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clean.h"
+#include "cleanreport.h"
+#include "cli.h"
+#include "help.h"
+#include "killmask.h"
+#include "psrfits.h"
+#include "reader.h"
+#include "rfimask.h"
+#include "writer.h"
+
+static const char usage_text[] =
+    "usage: sps-clean [-q] [--zerodm | --zdot] [--clip SIGMA | --noclip]\n"
+    "                 [--clip-width N] [--sk SIGMA] [--sk-n ND]\n"
+    "                 [--iqrm SIGMA | --noiqrm] [--iqrm-radius N] "
+    "[--hold N]\n"
+    "                 [-k KILLFILE] [--zapchan LIST] [--mask FILE]\n"
+    "                 [--block N] [-b NBITS] [--report FILE] "
+    "[-o OUTPUT] [FILE]\n";
+
+enum {
+	OPT_ZERODM = 256, OPT_ZDOT, OPT_CLIP, OPT_NOCLIP, OPT_CLIP_WIDTH,
+	OPT_SK, OPT_SK_N, OPT_IQRM, OPT_NOIQRM, OPT_IQRM_RADIUS, OPT_HOLD,
+	OPT_ZAPCHAN, OPT_MASK, OPT_BLOCK, OPT_REPORT, OPT_VERSION
+};
+
+struct options {
+	struct sps_clean_options clean;
+	const char	*input, *output, *killfile, *zapchan, *maskfile;
+	const char	*report;
+	long long	 block;
+	int		 nbits;		/* 0: the input's */
+	int		 quiet;
+};
+
+static void
+parse_option(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_ZERODM: o->clean.zerodm = SPS_ZERODM_MEAN; break;
+	case OPT_ZDOT: o->clean.zerodm = SPS_ZERODM_ZDOT; break;
+	case OPT_CLIP:
+		o->clean.clip_sigma = cli_double(optarg, "--clip", 2, 100);
+		break;
+	case OPT_NOCLIP: o->clean.clip_sigma = 0; break;
+	case OPT_CLIP_WIDTH:
+		o->clean.clip_width = (int)cli_long(optarg, "--clip-width", 1,
+		    4096);
+		break;
+	case OPT_SK: o->clean.sk_sigma = cli_double(optarg, "--sk", 2, 100);
+		break;
+	case OPT_SK_N: o->clean.sk_nd = cli_double(optarg, "--sk-n", 0.01,
+		    1e6);
+		break;
+	case OPT_IQRM:
+		o->clean.iqrm_sigma = cli_double(optarg, "--iqrm", 1, 100);
+		break;
+	case OPT_NOIQRM: o->clean.iqrm_sigma = 0; break;
+	case OPT_IQRM_RADIUS:
+		o->clean.iqrm_radius = (int)cli_long(optarg, "--iqrm-radius",
+		    1, 1 << 24);
+		break;
+	case OPT_HOLD:
+		o->clean.hold = (int)cli_long(optarg, "--hold", 0, 1000000);
+		break;
+	case OPT_ZAPCHAN: o->zapchan = optarg; break;
+	case OPT_MASK: o->maskfile = optarg; break;
+	case OPT_BLOCK:
+		o->block = cli_long(optarg, "--block", SPS_CLEAN_MIN_BLOCK,
+		    1 << 24);
+		break;
+	case OPT_REPORT: o->report = optarg; break;
+	case OPT_VERSION: cli_version();
+	default:
+		fputs(usage_text, stderr);	/* getopt said what is wrong */
+		exit(2);
+	}
+}
+
+static void
+parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "zerodm", no_argument, NULL, OPT_ZERODM },
+		{ "zdot", no_argument, NULL, OPT_ZDOT },
+		{ "clip", required_argument, NULL, OPT_CLIP },
+		{ "noclip", no_argument, NULL, OPT_NOCLIP },
+		{ "clip-width", required_argument, NULL, OPT_CLIP_WIDTH },
+		{ "sk", required_argument, NULL, OPT_SK },
+		{ "sk-n", required_argument, NULL, OPT_SK_N },
+		{ "iqrm", required_argument, NULL, OPT_IQRM },
+		{ "noiqrm", no_argument, NULL, OPT_NOIQRM },
+		{ "iqrm-radius", required_argument, NULL, OPT_IQRM_RADIUS },
+		{ "hold", required_argument, NULL, OPT_HOLD },
+		{ "killmask", required_argument, NULL, 'k' },
+		{ "zapchan", required_argument, NULL, OPT_ZAPCHAN },
+		{ "ignorechan", required_argument, NULL, OPT_ZAPCHAN },
+		{ "mask", required_argument, NULL, OPT_MASK },
+		{ "block", required_argument, NULL, OPT_BLOCK },
+		{ "nbits", required_argument, NULL, 'b' },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, zerodm = 0;
+
+	memset(o, 0, sizeof(*o));
+	sps_clean_defaults(&o->clean);
+	o->block = 4096;
+	cli_long_hint(argc, argv, longopts);
+	while ((c = getopt_long(argc, argv, "hqk:b:o:", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'h': cli_help(usage_text, help_clean);
+		case 'q': o->quiet = 1; break;
+		case 'k': o->killfile = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'b':
+			o->nbits = (int)cli_long(optarg, "--nbits", 1, 32);
+			if ((o->nbits & (o->nbits - 1)) != 0)
+				cli_usage_error(usage_text, "--nbits %s: not "
+				    "1, 2, 4, 8, 16 or 32", optarg);
+			break;
+		default:
+			zerodm += c == OPT_ZERODM || c == OPT_ZDOT;
+			parse_option(c, o);
+		}
+	}
+	if (zerodm > 1)
+		cli_usage_error(usage_text, "--zerodm and --zdot both remove "
+		    "the zero-DM signal%s", "");
+	o->input = cli_input(argc, argv, usage_text);
+}
+
+/* ---- the static mask ---- */
+
+struct masks {
+	unsigned char	*kill;		/* -k and --zapchan, file order */
+	struct sps_rfimask rfi;
+	int		 have_rfi;
+	unsigned char	*now;		/* this block's, file order */
+	unsigned char	*presto;	/* scratch, PRESTO's order */
+};
+
+static void
+load_masks(struct masks *m, const struct options *o,
+    const struct sps_header *h)
+{
+	memset(m, 0, sizeof(*m));
+	cli_check(sps_killmask_make(o->killfile, o->zapchan, h, &m->kill),
+	    NULL);
+	if (o->maskfile != NULL) {
+		cli_check(sps_rfimask_load(o->maskfile, &m->rfi), NULL);
+		cli_check(sps_rfimask_check(&m->rfi, o->maskfile, h->nchans),
+		    NULL);
+		m->have_rfi = 1;
+	}
+	m->now = calloc((size_t)h->nchans, 1);
+	m->presto = calloc((size_t)h->nchans, 1);
+	if (m->now == NULL || m->presto == NULL)
+		err(1, NULL);
+}
+
+/* The static mask of the block that starts at spectrum `at`. */
+static void
+block_mask(struct masks *m, uint64_t at, const struct sps_header *h)
+{
+	int c, n = h->nchans;
+
+	memset(m->presto, 0, (size_t)n);
+	if (m->have_rfi)
+		sps_rfimask_channels(&m->rfi, sps_rfimask_interval(&m->rfi,
+		    at), m->presto);
+	for (c = 0; c < n; c++)
+		m->now[c] = (m->kill != NULL && m->kill[c]) ||
+		    m->presto[h->foff < 0 ? n - 1 - c : c];
+}
+
+/* Spectra to read next: a block, cut at the next rfifind interval. */
+static size_t
+block_length(const struct masks *m, uint64_t at, size_t block)
+{
+	uint64_t per, left;
+
+	if (!m->have_rfi)
+		return block;
+	per = (uint64_t)m->rfi.ptsperint;
+	left = per - at % per;
+	return left < block ? (size_t)left : block;
+}
+
+static void
+free_masks(struct masks *m)
+{
+	free(m->kill), free(m->now), free(m->presto);
+	if (m->have_rfi)
+		sps_rfimask_free(&m->rfi);
+}
+
+/* ---- the data ---- */
+
+/* Up to n spectra, as many as the input has (a pipe gives fewer at a
+ * time); SPS_EEOF with *got 0 at the end. */
+static enum sps_err
+read_block(struct sps_reader *r, float *buf, size_t n, size_t *got)
+{
+	size_t part, width = sps_spectrum_values(&r->hdr);
+	enum sps_err e = SPS_OK;
+
+	*got = 0;
+	while (*got < n && (e = sps_reader_read(r, buf + *got * width,
+	    n - *got, &part)) == SPS_OK)
+		*got += part;
+	if (e == SPS_EEOF && *got > 0)
+		e = SPS_OK;
+	return e;
+}
+
+static void
+clean(struct sps_reader *r, struct sps_writer *w, struct masks *m,
+    const struct options *o, struct sps_clean_report *rep)
+{
+	size_t block = (size_t)o->block, got;
+	int quiet = o->quiet || w->f == stdout;
+	struct sps_clean_block b;
+	struct sps_clean *c;
+	uint64_t at = 0;
+	enum sps_err e;
+	float *buf;
+
+	cli_check(sps_clean_create(&c, &r->hdr, block, &o->clean), NULL);
+	if ((buf = malloc(block * (size_t)r->hdr.nchans * sizeof(float))) ==
+	    NULL)
+		err(1, NULL);
+	while ((e = read_block(r, buf, block_length(m, at, block), &got)) ==
+	    SPS_OK) {
+		block_mask(m, at, &r->hdr);
+		sps_clean_set_static(c, m->now);
+		cli_check(sps_clean_execute(c, buf, got, &b), NULL);
+		if (sps_writer_spectra(w, buf, got) != SPS_OK)
+			cli_output_fail(w);
+		cli_check(sps_clean_report_block(rep, at, &b), NULL);
+		at += got;
+		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
+			cli_progress(quiet, (double)at / (double)r->nsamples,
+			    (double)at * r->hdr.tsamp);
+	}
+	cli_progress_done(quiet);
+	if (e != SPS_EEOF) {
+		sps_writer_abort(w);
+		cli_check(e, NULL);
+	}
+	free(buf);
+	sps_clean_free(c);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sps_clean_report rep;
+	struct sps_header out_hdr;
+	struct options opt;
+	struct sps_reader r;
+	struct sps_writer w;
+	struct masks m;
+
+	cli_init("sps-clean", argv);
+	parse_options(argc, argv, &opt);
+	cli_binary_output(opt.output);
+	cli_check(sps_reader_open(&r, opt.input), NULL);
+	if (r.hdr.nifs != 1)
+		cli_fail("%s: %d IFs: clean one (sps-filterbank --if N) or "
+		    "their sum", r.name, r.hdr.nifs);
+	load_masks(&m, &opt, &r.hdr);
+	cli_check(sps_clean_report_open(&rep, opt.report, &r.hdr,
+	    &opt.clean), NULL);
+	cli_check(sps_header_copy(&out_hdr, &r.hdr), NULL);
+	out_hdr.nbits = opt.nbits ? opt.nbits : sps_reader_value_nbits(&r);
+	cli_check(sps_writer_open(&w, opt.output), NULL);
+	if (sps_writer_header(&w, &out_hdr) != SPS_OK)
+		cli_output_fail(&w);
+	clean(&r, &w, &m, &opt, &rep);
+	cli_check(sps_writer_close(&w), NULL);
+	cli_check(sps_clean_report_close(&rep), NULL);
+	if (!opt.quiet)
+		sps_clean_report_summary(&rep, stderr, w.nclipped);
+	sps_header_free(&out_hdr);
+	free_masks(&m);
+	cli_reader_close(&r);
+	return 0;
+}
