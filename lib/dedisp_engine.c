@@ -259,6 +259,9 @@ reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
 	if (!e->o.on_device)
 		e->pre_bytes[2] = e->pre_bytes[3] = sps_dedisp_out_size(cpu,
 		    gulp) * sizeof(float) + 1;
+	if ((double)e->pre_bytes[0] * 2 + (double)e->pre_bytes[2] * 2 >
+	    0.5 * (double)available_memory())
+		return;		/* the GPU plan will say what does not fit */
 	for (i = 0; i < 4; i++)
 		if (e->pre_bytes[i] > 0 && sps_device_host_reserve(&e->pre[i],
 		    e->pre_bytes[i], i < 2 ? "input gulps" : "output gulps") !=
@@ -838,12 +841,10 @@ step_gpu(struct sps_dedisp_engine *e)
 
 	if ((err = next_gulp(e, &nout)) != SPS_OK)
 		return err;
-	if (nout > 0 && (err = sps_gpu_dedisp_submit(e->gpu, e->in[e->cur],
+	if ((nout > 0 && (err = sps_gpu_dedisp_submit(e->gpu, e->in[e->cur],
 	    e->have, nout, e->block, e->o.on_device ? NULL : e->out[e->cur]))
-	    != SPS_OK)
-		return err;
-	if (e->pending > 0 && (err = wait_gpu(e)) != SPS_OK)
-		return err;
+	    != SPS_OK) || (e->pending > 0 && (err = wait_gpu(e)) != SPS_OK))
+		return sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
 	if (nout == 0) {
 		e->done = 1;
 		return SPS_OK;
@@ -866,10 +867,10 @@ sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
 	while (e->ready_left == 0) {
 		if (e->done && e->pending == 0)
 			break;
-		err = e->gpu != NULL ? step_gpu(e) : step_cpu(e);
-		if (err != SPS_OK)
-			return e->gpu != NULL ? sps_fail(err, "GPU %d: %s",
-			    e->o.device, sps_errmsg()) : err;
+		/* the input's errors name the input, the GPU's the GPU */
+		if ((err = e->gpu != NULL ? step_gpu(e) : step_cpu(e)) !=
+		    SPS_OK)
+			return err;
 	}
 	if (e->ready_left == 0)
 		return SPS_OK;

@@ -92,7 +92,9 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 			host += dd.host;
 			dev = dd.device;
 		} else if (i == SPS_STAGE_BOXCAR) {
-			host += 2 * in + bx.host;	/* read one ahead */
+			/* read one block ahead, of a file of more */
+			host += (nsamples > 0 && nsamples <= m->block ? 1 :
+			    2) * in + bx.host;
 			dev = bx.device;
 		} else if (i == SPS_STAGE_SEARCH) {
 			host += fused.host + fs.host;
