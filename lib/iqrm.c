@@ -57,10 +57,11 @@ sps_iqrm(const float *x, int n, int radius, double threshold,
 	}
 	for (k = 0; k < nlags; k++) {
 		vote(x, n, lags[k], threshold, diff, voted + (size_t)k * n);
-		for (i = 0; i < n; i++) {
-			votes[i] += voted[(size_t)k * n + i];
-			cast[i - lags[k]] += voted[(size_t)k * n + i];
-		}
+		for (i = 0; i < n; i++)
+			if (voted[(size_t)k * n + i]) {	/* i - lag is in */
+				votes[i]++;
+				cast[i - lags[k]]++;
+			}
 	}
 	for (i = 0; i < n; i++) {
 		flag[i] = 0;
