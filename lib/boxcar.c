@@ -1218,13 +1218,13 @@ is_peak(const struct sps_boxcar_stream *st, size_t i)
 	return 1;
 }
 
-/* Decide candidates in order while their boxcars lie within what has
- * been searched (all of them at the end), then forget those that can no
- * longer overlap an undecided one. */
+/* Decide candidates in order while their boxcars end by sample upto
+ * (all of them at the end), then forget those that can no longer overlap
+ * an undecided one. */
 static enum sps_err
-decide(struct sps_boxcar_stream *st, int end)
+decide(struct sps_boxcar_stream *st, uint64_t upto, int end)
 {
-	uint64_t horizon = st->searched;
+	uint64_t horizon = upto;
 	size_t i, keep = 0;
 	enum sps_err e;
 
@@ -1233,7 +1233,7 @@ decide(struct sps_boxcar_stream *st, int end)
 
 		if (c->decided)
 			continue;
-		if (!end && c->start + (uint64_t)c->width > st->searched) {
+		if (!end && c->start + (uint64_t)c->width > upto) {
 			horizon = c->start;
 			break;
 		}
@@ -1462,7 +1462,7 @@ sps_boxcar_stream_push(struct sps_boxcar_stream *st,
 			return e;
 	}
 	trim(st);
-	return decide(st, 0);
+	return decide(st, st->searched, 0);
 }
 
 enum sps_err
@@ -1470,6 +1470,7 @@ sps_boxcar_stream_search(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w, const float *x, size_t n, const float *ahead,
     size_t nahead, const float *scale)
 {
+	uint64_t start = st->searched;
 	enum sps_err e;
 
 	if (nahead > st->tail)
@@ -1481,10 +1482,12 @@ sps_boxcar_stream_search(struct sps_boxcar_stream *st,
 		memcpy(w->series, x, n * sizeof(float));
 		memcpy(w->series + n, ahead, nahead * sizeof(float));
 	}
-	if ((e = search_window(st, w, w->series, n, n + nahead, st->searched,
+	if ((e = search_window(st, w, w->series, n, n + nahead, start,
 	    scale)) != SPS_OK)
 		return e;
-	return decide(st, 0);
+	/* as far as a window pushed would have been searched by now (the
+	 * window before), so that events come out when they did */
+	return decide(st, start, 0);
 }
 
 enum sps_err
@@ -1506,7 +1509,7 @@ sps_boxcar_stream_found(struct sps_boxcar_stream *st,
 		c->decided = 0;
 	}
 	st->searched = searched;
-	return decide(st, 0);
+	return decide(st, st->searched, 0);
 }
 
 enum sps_err
@@ -1518,7 +1521,7 @@ sps_boxcar_stream_finish(struct sps_boxcar_stream *st,
 	while (st->nwin > 0)
 		if ((e = search_first(st, w)) != SPS_OK)
 			return e;
-	return decide(st, 1);
+	return decide(st, st->searched, 1);
 }
 
 const struct sps_boxcar_event *

@@ -167,7 +167,9 @@ enum sps_err sps_boxcar_stream_push(struct sps_boxcar_stream *st,
  * on with ahead[0..nahead) (the next window's first samples, as it will
  * be pushed: at least the tail, sps_boxcar_tail, or all there are, the
  * data ending there), the windows' samples counted on from those searched
- * before.  x and ahead may be anything when scale is NULL. */
+ * before.  x and ahead may be anything when scale is NULL.  Events are
+ * decided as far as a pushed window would have been searched (up to this
+ * window), so that they come out when they would have. */
 enum sps_err sps_boxcar_stream_search(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w, const float *x, size_t n, const float *ahead,
     size_t nahead, const float *scale);

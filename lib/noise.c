@@ -196,7 +196,8 @@ struct sps_noise {
 	size_t	 next_len;
 	int	 nlevels;	/* powers of two 1 .. 2^nlevels */
 	double	*ratio;		/* r at 2^k */
-	struct ring *ring;	/* [1 .. nlevels] */
+	struct ring *ring;	/* of 2^k sums at ring[k - 1], k = 1 ..
+				 * nlevels */
 };
 
 /* What a window needs only while it is made: the same for every trial
@@ -244,7 +245,7 @@ sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total)
 	if (total > 0 && total < raw)
 		raw = total;
 	return sizeof(struct sps_noise) + raw_room(raw, o->window) *
-	    sizeof(float) + (k + 2) * sizeof(double) + (k + 1) *
+	    sizeof(float) + (k + 2) * sizeof(double) + (k > 0 ? k : 1) *
 	    sizeof(struct ring);
 }
 
@@ -347,7 +348,7 @@ sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 	nz->o = *o;
 	nz->nlevels = k = levels(o->max_width);
 	nz->ratio = malloc(((size_t)k + 2) * sizeof(double));
-	nz->ring = calloc((size_t)k + 1, sizeof(struct ring));
+	nz->ring = calloc(k > 0 ? (size_t)k : 1, sizeof(struct ring));
 	if (nz->ratio == NULL || nz->ring == NULL) {
 		sps_noise_free(nz);
 		return sps_fail(SPS_ENOMEM, "out of memory");
@@ -494,17 +495,19 @@ measure_ratios(struct sps_noise *nz, float *dec, const float *x, size_t n,
 	for (i = 0; i < m; i++)
 		dec[i] = (x[2 * i] + x[2 * i + 1]) * inv;
 	for (k = 1; k <= nz->nlevels; k++) {
+		struct ring *r = &nz->ring[k - 1];
+
 		if (k > 1) {
 			m /= 2;
 			for (i = 0; i < m; i++)
 				dec[i] = dec[2 * i] + dec[2 * i + 1];
 		}
-		push_ring(&nz->ring[k], dec, m);
+		push_ring(r, dec, m);
 		if (m >= RING)		/* enough in this window alone */
 			sps_clipped_stats(dec, m, nz->o.outlier, &mean, &sd);
-		else if (nz->ring[k].n >= RING_MIN)
-			sps_clipped_stats(nz->ring[k].v, (size_t)nz->ring[k].n,
-			    nz->o.outlier, &mean, &sd);
+		else if (r->n >= RING_MIN)
+			sps_clipped_stats(r->v, (size_t)r->n, nz->o.outlier,
+			    &mean, &sd);
 		else
 			sd = 0;
 		if (isfinite(sd) && sd > 0)

@@ -1,10 +1,11 @@
 /* unit-ahead: a window searched as soon as the noise model makes it,
  * its boxcars reading on into the next window's first samples from
- * sps_noise_ahead (the search engine's way), gives the events and the
- * S/N plane, bit for bit, that the window pushed to wait for the next
- * window gives: over a trend that bends at every window, pulses across
- * window boundaries, samples not finite, a window all NaN, and last
- * windows shorter than half a window and than the boxcars' tail. */
+ * sps_noise_ahead (the search engine's way), gives the events, at the
+ * same windows, and the S/N plane, bit for bit, that the window pushed
+ * to wait for the next window gives: over a trend that bends at every
+ * window, pulses across window boundaries, samples not finite, a window
+ * all NaN, and last windows shorter than half a window and than the
+ * boxcars' tail. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,11 +22,13 @@
 #define WINDOW	4096
 #define NWIN	10
 
-/* What a stream gave: its events and, with the plane, every start's S/N
- * and width. */
+/* What a stream gave: its events, how many at each window made (when
+ * they came out) and, with the plane, every start's S/N and width. */
 struct result {
 	struct sps_boxcar_event	*ev;
 	size_t			 nev;
+	size_t			 batch[64];
+	int			 nbatch;
 	float			*snr;
 	int32_t			*width;
 	size_t			 n;
@@ -67,6 +70,8 @@ take(struct sps_boxcar_stream *st, struct result *r)
 	int nwin;
 
 	ev = sps_boxcar_stream_events(st, &n);
+	assert_true(r->nbatch < 64);
+	r->batch[r->nbatch++] = n;
 	r->ev = realloc(r->ev, (r->nev + n + 1) * sizeof(*ev));
 	assert_non_null(r->ev);
 	memcpy(r->ev + r->nev, ev, n * sizeof(*ev));
@@ -152,6 +157,9 @@ assert_same(const struct result *a, const struct result *b)
 	size_t k;
 
 	assert_int_equal(a->nev, b->nev);
+	assert_int_equal(a->nbatch, b->nbatch);
+	assert_memory_equal(a->batch, b->batch, (size_t)a->nbatch *
+	    sizeof(a->batch[0]));
 	for (k = 0; k < a->nev; k++) {
 		assert_int_equal(a->ev[k].start, b->ev[k].start);
 		assert_int_equal(a->ev[k].width, b->ev[k].width);
