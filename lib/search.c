@@ -354,8 +354,8 @@ setup(struct sps_search *s, const struct sps_header *h)
 
 	if ((e = lay_out(s, h)) != SPS_OK || (e = start_trials(s)) != SPS_OK)
 		return e;
-	sps_trace("search: %d trials planned, windows of %zu", s->ntrials,
-	    s->window);
+	sps_trace("search: %d trials planned, windows of %zu %s", s->ntrials,
+	    s->window, s->at_once ? "searched as made" : "held for the next");
 	if ((e = choose_engine(s)) != SPS_OK)
 		return e;
 	return s->gpu != NULL ? SPS_OK : make_noise(s);
