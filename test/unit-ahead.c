@@ -74,7 +74,8 @@ take(struct sps_boxcar_stream *st, struct result *r)
 	r->batch[r->nbatch++] = n;
 	r->ev = realloc(r->ev, (r->nev + n + 1) * sizeof(*ev));
 	assert_non_null(r->ev);
-	memcpy(r->ev + r->nev, ev, n * sizeof(*ev));
+	if (n > 0)
+		memcpy(r->ev + r->nev, ev, n * sizeof(*ev));
 	r->nev += n;
 	sps_boxcar_stream_plane(st, &snr, &wd, &n, &first, &wlen, &nwin);
 	if (n == 0)
