@@ -69,6 +69,14 @@ raw_room(size_t need, size_t window)
 	return need <= 2 * window && room > 2 * window ? 2 * window : room;
 }
 
+/* The samples' buffer in whole pages and one more: it has no slack, and
+ * the allocator maps buffers so large by pages, with a header. */
+static size_t
+in_pages(size_t bytes)
+{
+	return (bytes / 4096 + 2) * 4096;
+}
+
 size_t
 sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total)
 {
@@ -77,8 +85,8 @@ sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total)
 
 	if (total > 0 && total < raw)
 		raw = total;
-	return sizeof(struct sps_noise) + raw_room(raw, o->window) *
-	    sizeof(float) + (k + 2) * sizeof(double) + (k > 0 ? k : 1) *
+	return sizeof(struct sps_noise) + in_pages(raw_room(raw, o->window) *
+	    sizeof(float)) + (k + 2) * sizeof(double) + (k > 0 ? k : 1) *
 	    sizeof(struct ring);
 }
 
