@@ -269,6 +269,8 @@ struct sps_boxcar_work {
 	float	*wsnr;		/* a stream's window: best S/N per start */
 	int32_t	*wwidth;	/* and width */
 	size_t	 wscap, wwcap;
+	float	*series;	/* a window searched at once, and its tail */
+	size_t	 secap;
 };
 
 enum sps_err
@@ -294,6 +296,7 @@ sps_boxcar_work_free(struct sps_boxcar_work *w)
 	free(w->wd);
 	free(w->wsnr);
 	free(w->wwidth);
+	free(w->series);
 	free(w);
 }
 
@@ -1134,7 +1137,8 @@ sps_boxcar_work_bytes(const struct sps_boxcar_plan *p, size_t n)
 {
 	return sizeof(struct sps_boxcar_work) + 6 * (work_cap(p, n) + V) *
 	    sizeof(float) + ((size_t)p->max_width + 1) * (sizeof(float) +
-	    sizeof(int32_t)) + room(n + 1) * (sizeof(float) + sizeof(int32_t));
+	    sizeof(int32_t)) + room(n + 1) * (sizeof(float) + sizeof(int32_t)) +
+	    room(n + sps_boxcar_tail(p) + 1) * sizeof(float);
 }
 
 /* The series is trimmed once what has been searched is half of it, so
@@ -1214,13 +1218,13 @@ is_peak(const struct sps_boxcar_stream *st, size_t i)
 	return 1;
 }
 
-/* Decide candidates in order while their boxcars lie within what has
- * been searched (all of them at the end), then forget those that can no
- * longer overlap an undecided one. */
+/* Decide candidates in order while their boxcars end by sample upto
+ * (all of them at the end), then forget those that can no longer overlap
+ * an undecided one. */
 static enum sps_err
-decide(struct sps_boxcar_stream *st, int end)
+decide(struct sps_boxcar_stream *st, uint64_t upto, int end)
 {
-	uint64_t horizon = st->searched;
+	uint64_t horizon = upto;
 	size_t i, keep = 0;
 	enum sps_err e;
 
@@ -1229,7 +1233,7 @@ decide(struct sps_boxcar_stream *st, int end)
 
 		if (c->decided)
 			continue;
-		if (!end && c->start + (uint64_t)c->width > st->searched) {
+		if (!end && c->start + (uint64_t)c->width > upto) {
 			horizon = c->start;
 			break;
 		}
@@ -1342,16 +1346,16 @@ widths_above(struct sps_boxcar_stream *st, const float *x, size_t from,
 	}
 }
 
-/* Search the first pending window; the series is zero beyond its end,
- * and starts whose boxcars might cross the end are redone with the
+/* Search the window of n samples from sample `start` at x, the series
+ * going on to x[have - 1] and zero beyond (x has room for n + tail);
+ * starts whose boxcars might cross the end are redone with the
  * reference, which drops such boxcars. */
 static enum sps_err
-search_first(struct sps_boxcar_stream *st, struct sps_boxcar_work *w)
+search_window(struct sps_boxcar_stream *st, struct sps_boxcar_work *w,
+    float *x, size_t n, size_t have, uint64_t start, const float *scale)
 {
-	struct window *win = &st->win[0];
-	size_t off = (size_t)(win->start - st->bstart), n = win->n;
-	size_t have = st->blen - off, j, from;
 	enum sps_err e;
+	size_t j, from;
 
 	if ((e = grow(&w->wsnr, &w->wscap, n + 1, sizeof(float))) != SPS_OK ||
 	    (e = grow(&w->wwidth, &w->wwcap, n + 1, sizeof(int32_t))) !=
@@ -1359,39 +1363,51 @@ search_first(struct sps_boxcar_stream *st, struct sps_boxcar_work *w)
 		return e;
 	st->snr = w->wsnr;
 	st->width = w->wwidth;
-	if (win->scale == NULL) {
+	if (scale == NULL) {
 		for (j = 0; j < n; j++) {
 			st->snr[j] = 0;
 			st->width[j] = 0;
 		}
 	} else {
-		if (have < n + st->tail) {
-			if ((e = grow(&st->buf, &st->bcap, off + n + st->tail,
-			    sizeof(float))) != SPS_OK)
-				return e;
-			memset(st->buf + st->blen, 0, (off + n + st->tail -
-			    st->blen) * sizeof(float));
-		}
-		if ((e = sps_boxcar_search(&st->p, w, st->buf + off, n,
-		    win->scale, st->snr, st->want_plane ? st->width : NULL)) !=
-		    SPS_OK)
+		if (have < n + st->tail)
+			memset(x + have, 0, (n + st->tail - have) *
+			    sizeof(float));
+		if ((e = sps_boxcar_search(&st->p, w, x, n, scale, st->snr,
+		    st->want_plane ? st->width : NULL)) != SPS_OK)
 			return e;
 		from = n;
 		if (have < n + (size_t)st->p.max_width) {
 			from = have > (size_t)st->p.max_width ? have -
 			    (size_t)st->p.max_width : 0;
-			sps_boxcar_search_ref(&st->p, st->buf + off, from,
-			    n - from, have, win->scale, st->snr + from,
-			    st->width + from);
+			sps_boxcar_search_ref(&st->p, x, from, n - from, have,
+			    scale, st->snr + from, st->width + from);
 		}
 		if (!st->want_plane)
-			widths_above(st, st->buf + off, from, have, win->scale);
-		if ((e = collect(st, win->start, n)) != SPS_OK)
+			widths_above(st, x, from, have, scale);
+		if ((e = collect(st, start, n)) != SPS_OK)
 			return e;
 	}
-	if (st->want_plane && (e = add_plane(st, win->start, n)) != SPS_OK)
+	if (st->want_plane && (e = add_plane(st, start, n)) != SPS_OK)
 		return e;
-	st->searched = win->start + n;
+	st->searched = start + n;
+	return SPS_OK;
+}
+
+/* Search the first pending window. */
+static enum sps_err
+search_first(struct sps_boxcar_stream *st, struct sps_boxcar_work *w)
+{
+	struct window *win = &st->win[0];
+	size_t off = (size_t)(win->start - st->bstart), n = win->n;
+	enum sps_err e;
+
+	if (win->scale != NULL && st->blen - off < n + st->tail &&
+	    (e = grow(&st->buf, &st->bcap, off + n + st->tail,
+	    sizeof(float))) != SPS_OK)
+		return e;
+	if ((e = search_window(st, w, st->buf + off, n, st->blen - off,
+	    win->start, win->scale)) != SPS_OK)
+		return e;
 	free(win->scale);
 	memmove(st->win, st->win + 1, (size_t)(st->nwin - 1) *
 	    sizeof(*st->win));
@@ -1446,7 +1462,32 @@ sps_boxcar_stream_push(struct sps_boxcar_stream *st,
 			return e;
 	}
 	trim(st);
-	return decide(st, 0);
+	return decide(st, st->searched, 0);
+}
+
+enum sps_err
+sps_boxcar_stream_search(struct sps_boxcar_stream *st,
+    struct sps_boxcar_work *w, const float *x, size_t n, const float *ahead,
+    size_t nahead, const float *scale)
+{
+	uint64_t start = st->searched;
+	enum sps_err e;
+
+	if (nahead > st->tail)
+		nahead = st->tail;
+	if (scale != NULL) {
+		if ((e = grow(&w->series, &w->secap, n + st->tail + 1,
+		    sizeof(float))) != SPS_OK)
+			return e;
+		memcpy(w->series, x, n * sizeof(float));
+		memcpy(w->series + n, ahead, nahead * sizeof(float));
+	}
+	if ((e = search_window(st, w, w->series, n, n + nahead, start,
+	    scale)) != SPS_OK)
+		return e;
+	/* as far as a window pushed would have been searched by now (the
+	 * window before), so that events come out when they did */
+	return decide(st, start, 0);
 }
 
 enum sps_err
@@ -1468,7 +1509,7 @@ sps_boxcar_stream_found(struct sps_boxcar_stream *st,
 		c->decided = 0;
 	}
 	st->searched = searched;
-	return decide(st, 0);
+	return decide(st, st->searched, 0);
 }
 
 enum sps_err
@@ -1480,7 +1521,7 @@ sps_boxcar_stream_finish(struct sps_boxcar_stream *st,
 	while (st->nwin > 0)
 		if ((e = search_first(st, w)) != SPS_OK)
 			return e;
-	return decide(st, 1);
+	return decide(st, st->searched, 1);
 }
 
 const struct sps_boxcar_event *

@@ -146,9 +146,11 @@ void sps_boxcar_stream_free(struct sps_boxcar_stream *st);
  * `window` samples (the same for every trial of a stream). */
 int sps_boxcar_stream_lag(const struct sps_boxcar_plan *p, size_t window);
 
-/* Bytes a scratch holds for searches of n starts with plan p, and a
- * stream of windows of `window` samples uses at most (0: a stream given
- * the boxcars found, sps_boxcar_stream_found) for total samples in all
+/* Bytes a scratch holds for searches of n starts with plan p (a window
+ * searched at once, its series copied there, included), and a stream of
+ * windows of `window` samples uses at most (0: a stream given the boxcars
+ * found, sps_boxcar_stream_found, or searching windows at once,
+ * sps_boxcar_stream_search) for total samples in all
  * (0: unknown, many windows), without the S/N plane and the events and
  * candidates, which the data decide. */
 size_t sps_boxcar_work_bytes(const struct sps_boxcar_plan *p, size_t n);
@@ -160,6 +162,17 @@ size_t sps_boxcar_stream_bytes(const struct sps_boxcar_plan *p,
  * with the scratch w. */
 enum sps_err sps_boxcar_stream_push(struct sps_boxcar_stream *st,
     struct sps_boxcar_work *w, const float *x, size_t n, const float *scale);
+
+/* Instead of pushing: search the next window at once, the series going
+ * on with ahead[0..nahead) (the next window's first samples, as it will
+ * be pushed: at least the tail, sps_boxcar_tail, or all there are, the
+ * data ending there), the windows' samples counted on from those searched
+ * before.  x and ahead may be anything when scale is NULL.  Events are
+ * decided as far as a pushed window would have been searched (up to this
+ * window), so that they come out when they would have. */
+enum sps_err sps_boxcar_stream_search(struct sps_boxcar_stream *st,
+    struct sps_boxcar_work *w, const float *x, size_t n, const float *ahead,
+    size_t nahead, const float *scale);
 
 /* Instead of windows: the starts at or above the threshold of a search
  * made elsewhere (the GPU's, gpu_search.h), ascending and each after

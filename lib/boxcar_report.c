@@ -88,24 +88,27 @@ stream_trial(const struct sps_boxcar_plan *p, struct sps_boxcar_work *w,
 	struct sps_noise_opts no = { SPS_BENCH_WINDOW, outlier, 0,
 	    p->max_width };
 	struct sps_boxcar_stream *st = NULL;
+	struct sps_noise_work *nw = NULL;
 	struct sps_noise *nz = NULL;
 	struct sps_noise_window win;
 	enum sps_err e;
 	size_t ne;
 
 	if ((e = sps_noise_create(&nz, &no)) != SPS_OK ||
+	    (e = sps_noise_work_create(&nw, &no)) != SPS_OK ||
 	    (e = sps_boxcar_stream_create(&st, p, 6, 0,
 	    sps_boxcar_stream_lag(p, SPS_BENCH_WINDOW))) != SPS_OK)
 		goto done;
 	if ((e = sps_noise_push(nz, x, SPS_BENCH_SAMPLES)) != SPS_OK)
 		goto done;
 	sps_noise_finish(nz);
-	while (e == SPS_OK && sps_noise_next(nz, &win))
+	while (e == SPS_OK && sps_noise_next(nz, nw, &win))
 		e = sps_boxcar_stream_push(st, w, win.x, win.n, win.scale);
 	if (e == SPS_OK && (e = sps_boxcar_stream_finish(st, w)) == SPS_OK)
 		sps_boxcar_stream_events(st, &ne);
 done:
 	sps_boxcar_stream_free(st);
+	sps_noise_work_free(nw);
 	sps_noise_free(nz);
 	return e;
 }

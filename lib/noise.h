@@ -32,26 +32,7 @@
 #include <stdint.h>
 
 #include "error.h"
-
-/* Streaming moments (count, mean, sum of squared deviations). */
-struct sps_moments {
-	double	n, mean, m2;
-};
-
-void sps_moments_add(struct sps_moments *m, double x);
-/* a = a and b together (Chan et al. 1983). */
-void sps_moments_merge(struct sps_moments *a, const struct sps_moments *b);
-
-/* Mean and standard deviation of the finite values of x[0..n) with
- * iterative rejection at t standard deviations until convergence (t <= 0:
- * no rejection); the standard deviation is divided by sps_clip_factor(t).
- * Returns the number of values kept (0: mean and sd are NaN). */
-size_t sps_clipped_stats(const float *x, size_t n, double t, double *mean,
-    double *sd);
-
-/* The standard deviation of unit Gaussian noise after rejection at t
- * standard deviations iterated to convergence (1 for t <= 0). */
-double sps_clip_factor(double t);
+#include "noise_clip.h"
 
 struct sps_noise_opts {
 	size_t	window;		/* samples per window */
@@ -77,23 +58,50 @@ enum sps_err sps_noise_create(struct sps_noise **nz,
     const struct sps_noise_opts *o);
 void sps_noise_free(struct sps_noise *nz);
 
+/* Scratch for making windows (one per thread, shared by the models it
+ * serves): the decimated sums, the scale table and the tables of widths.
+ * Reserve it for the largest window and widest boxcar of those
+ * models. */
+struct sps_noise_work;
+enum sps_err sps_noise_work_create(struct sps_noise_work **w,
+    const struct sps_noise_opts *o);
+enum sps_err sps_noise_work_reserve(struct sps_noise_work *w,
+    const struct sps_noise_opts *o);
+void sps_noise_work_free(struct sps_noise_work *w);
+
 /* Bytes a noise model of o uses at most when fed push samples at a time,
  * total samples in all (0: unknown, many windows): the samples not yet in
- * a window (up to two windows and a push), the tables of widths, the
- * decimated sums and the rings. */
+ * a window (two windows, and a push more unless fed no more than
+ * sps_noise_room at a time), the ratios and the rings of decimated sums;
+ * and a scratch reserved for o alone. */
 size_t sps_noise_bytes(const struct sps_noise_opts *o, size_t push,
     size_t total);
+size_t sps_noise_work_bytes(const struct sps_noise_opts *o);
 
 /* Append samples of the trial. */
 enum sps_err sps_noise_push(struct sps_noise *nz, const float *x, size_t n);
+
+/* Samples to push before the next window must be taken, for a model
+ * that holds no more than two windows. */
+size_t sps_noise_room(const struct sps_noise *nz);
 
 /* The end of the trial: what is left comes out of sps_noise_next. */
 void sps_noise_finish(struct sps_noise *nz);
 
 /* The next window whose baseline is known (the window after it is
  * complete, or the end was given): 1 and *w (valid until the next call of
- * sps_noise_next or sps_noise_push), or 0 when none is ready. */
-int sps_noise_next(struct sps_noise *nz, struct sps_noise_window *w);
+ * sps_noise_next or sps_noise_push; its scale lives in the scratch wk,
+ * until wk's next use), or 0 when none is ready. */
+int sps_noise_next(struct sps_noise *nz, struct sps_noise_work *wk,
+    struct sps_noise_window *w);
+
+/* After sps_noise_next gave a window with a scale: the first n samples
+ * after it (all there are, if fewer) as the next window will give them,
+ * minus the baseline and 0 where not finite, into x; returns how many.
+ * n is at most sps_noise_ahead_max(o) (half a window, where the line is
+ * known; 0 for windows too short). */
+size_t sps_noise_ahead(const struct sps_noise *nz, float *x, size_t n);
+size_t sps_noise_ahead_max(const struct sps_noise_opts *o);
 
 /* sigma_w / (sigma_1 sqrt w) as used for the last window (r above). */
 double sps_noise_ratio(const struct sps_noise *nz, int w);

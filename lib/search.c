@@ -28,6 +28,14 @@ struct trial {
 	unsigned long long	 windows, skipped, nbad;
 };
 
+/* A thread's scratch: for the boxcar searches, for making noise windows,
+ * and the normalised samples after a window searched at once. */
+struct scratch {
+	struct sps_boxcar_work	*box;
+	struct sps_noise_work	*noise;
+	float			*ahead;
+};
+
 struct sps_search {
 	struct sps_search_opts	 o;
 	double			 tsamp;
@@ -37,11 +45,15 @@ struct sps_search {
 	struct sps_boxcar_plan	*plans;		/* one per scrunch factor */
 	int			*plan_f;
 	int			 nplans;
-	struct sps_boxcar_work	**work;		/* one per thread */
+	struct scratch		*work;		/* one per thread */
 	int			 nthreads;
 	size_t			 window;	/* base samples */
 	size_t			 block_floats;	/* trial samples a window */
 	int			 lag;
+	int			 at_once;	/* windows searched as they are
+						 * made (sps_noise_ahead) */
+	size_t			 ahead;		/* samples after a window it
+						 * needs, the most of any trial */
 	uint64_t		 nbase;
 	uint64_t		 plane_done;	/* base samples taken */
 	float			*plane;		/* the block last taken */
@@ -136,19 +148,37 @@ make_trials(struct sps_search *s, const struct sps_header *h)
 	return choose_window(s, unit);
 }
 
-/* The windows a boxcar reads into, the most of any trial's. */
+static struct sps_noise_opts
+noise_opts(const struct sps_search *s, const struct trial *t)
+{
+	struct sps_noise_opts no = { s->window / (size_t)t->f, s->o.outlier,
+	    s->o.white, t->plan->max_width };
+
+	return no;
+}
+
+/* The windows a boxcar reads into, the most of any trial's; whether
+ * every trial's boxcars read no further than the next window's first
+ * samples that sps_noise_ahead gives, so that a window is searched as
+ * soon as it is made, the window after it still raw. */
 static void
 find_lag(struct sps_search *s)
 {
+	struct sps_noise_opts no;
+	size_t tail;
 	int i, lag;
 
 	s->lag = 1;
+	s->at_once = 1;
 	for (i = 0; i < s->ntrials; i++) {
 		if (i > 0 && s->t[i].plan == s->t[i - 1].plan)
 			continue;	/* the same factor: the same lag */
-		lag = sps_boxcar_stream_lag(s->t[i].plan, s->window /
-		    (size_t)s->t[i].f);
+		no = noise_opts(s, &s->t[i]);
+		tail = sps_boxcar_tail(s->t[i].plan);
+		lag = sps_boxcar_stream_lag(s->t[i].plan, no.window);
 		s->lag = lag > s->lag ? lag : s->lag;
+		s->at_once &= tail <= sps_noise_ahead_max(&no);
+		s->ahead = tail > s->ahead ? tail : s->ahead;
 	}
 	for (i = 0; i < s->ntrials; i++)
 		s->block_floats += s->window / (size_t)s->t[i].f;
@@ -172,18 +202,36 @@ start_trials(struct sps_search *s)
 static enum sps_err
 make_noise(struct sps_search *s)
 {
+	struct sps_noise_opts no;
 	enum sps_err e;
 	int i;
 
 	for (i = 0; i < s->ntrials; i++) {
-		struct trial *t = &s->t[i];
-		struct sps_noise_opts no;
+		no = noise_opts(s, &s->t[i]);
+		if ((e = sps_noise_create(&s->t[i].noise, &no)) != SPS_OK)
+			return e;
+	}
+	return SPS_OK;
+}
 
-		no.window = s->window / (size_t)t->f;
-		no.outlier = s->o.outlier;
-		no.white = s->o.white;
-		no.max_width = t->plan->max_width;
-		if ((e = sps_noise_create(&t->noise, &no)) != SPS_OK)
+/* A thread's scratch, its noise part for every trial's windows. */
+static enum sps_err
+make_scratch(struct sps_search *s, struct scratch *w)
+{
+	struct sps_noise_opts no;
+	enum sps_err e;
+	int i;
+
+	if ((e = sps_boxcar_work_create(&w->box)) != SPS_OK)
+		return e;
+	if ((w->ahead = malloc((s->ahead + 1) * sizeof(float))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < s->ntrials; i++) {
+		if (i > 0 && s->t[i].plan == s->t[i - 1].plan)
+			continue;
+		no = noise_opts(s, &s->t[i]);
+		if ((e = w->noise == NULL ? sps_noise_work_create(&w->noise,
+		    &no) : sps_noise_work_reserve(w->noise, &no)) != SPS_OK)
 			return e;
 	}
 	return SPS_OK;
@@ -200,7 +248,7 @@ make_work(struct sps_search *s)
 	if ((s->work = calloc((size_t)s->nthreads, sizeof(*s->work))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	for (i = 0; i < s->nthreads; i++)
-		if ((e = sps_boxcar_work_create(&s->work[i])) != SPS_OK)
+		if ((e = make_scratch(s, &s->work[i])) != SPS_OK)
 			return e;
 	return SPS_OK;
 }
@@ -306,8 +354,8 @@ setup(struct sps_search *s, const struct sps_header *h)
 
 	if ((e = lay_out(s, h)) != SPS_OK || (e = start_trials(s)) != SPS_OK)
 		return e;
-	sps_trace("search: %d trials planned, windows of %zu", s->ntrials,
-	    s->window);
+	sps_trace("search: %d trials planned, windows of %zu %s", s->ntrials,
+	    s->window, s->at_once ? "searched as made" : "held for the next");
 	if ((e = choose_engine(s)) != SPS_OK)
 		return e;
 	return s->gpu != NULL ? SPS_OK : make_noise(s);
@@ -348,8 +396,11 @@ sps_search_free(struct sps_search *s)
 		free(s->t[i].psnr);
 		free(s->t[i].pwidth);
 	}
-	for (i = 0; s->work != NULL && i < s->nthreads; i++)
-		sps_boxcar_work_free(s->work[i]);
+	for (i = 0; s->work != NULL && i < s->nthreads; i++) {
+		sps_boxcar_work_free(s->work[i].box);
+		sps_noise_work_free(s->work[i].noise);
+		free(s->work[i].ahead);
+	}
 	free(s->work);
 	free(s->t);
 	free(s->plans);
@@ -455,28 +506,61 @@ keep_output(struct trial *t)
 	return keep_plane(t);
 }
 
+/* The windows the noise model has ready, searched: at once, with the
+ * samples after them, or pushed to wait for the windows they read
+ * into. */
 static enum sps_err
-feed_trial(struct trial *t, struct sps_boxcar_work *w, const float *x,
-    size_t n, int end)
+take_windows(const struct sps_search *s, struct trial *t,
+    struct scratch *w)
 {
 	struct sps_noise_window win;
 	enum sps_err e;
+	size_t na;
 
-	if (n > 0 && (e = sps_noise_push(t->noise, x, n)) != SPS_OK)
-		return e;
-	if (end)
-		sps_noise_finish(t->noise);
-	while (sps_noise_next(t->noise, &win)) {
+	while (sps_noise_next(t->noise, w->noise, &win)) {
 		t->windows++;
 		t->skipped += win.scale == NULL;
 		t->nbad += win.nbad;
-		if ((e = sps_boxcar_stream_push(t->search, w, win.x, win.n,
-		    win.scale)) != SPS_OK)
-			return e;
-		if ((e = keep_output(t)) != SPS_OK)
+		if (s->at_once) {
+			na = win.scale == NULL ? 0 : sps_noise_ahead(t->noise,
+			    w->ahead, sps_boxcar_tail(t->plan));
+			e = sps_boxcar_stream_search(t->search, w->box, win.x,
+			    win.n, w->ahead, na, win.scale);
+		} else
+			e = sps_boxcar_stream_push(t->search, w->box, win.x,
+			    win.n, win.scale);
+		if (e != SPS_OK || (e = keep_output(t)) != SPS_OK)
 			return e;
 	}
-	if (end && (e = sps_boxcar_stream_finish(t->search, w)) != SPS_OK)
+	return SPS_OK;
+}
+
+/* The noise model is fed no more than it has room for at a time, so
+ * that it holds two windows at most. */
+static enum sps_err
+feed_trial(const struct sps_search *s, struct trial *t, struct scratch *w,
+    const float *x, size_t n, int end)
+{
+	enum sps_err e;
+	size_t k;
+
+	do {
+		k = sps_noise_room(t->noise);
+		k = k < n ? k : n;
+		if (k > 0) {
+			if ((e = sps_noise_push(t->noise, x, k)) != SPS_OK)
+				return e;
+			x += k;
+			n -= k;
+		}
+		if ((e = take_windows(s, t, w)) != SPS_OK)
+			return e;
+	} while (n > 0);
+	if (!end)
+		return SPS_OK;
+	sps_noise_finish(t->noise);
+	if ((e = take_windows(s, t, w)) != SPS_OK ||
+	    (e = sps_boxcar_stream_finish(t->search, w->box)) != SPS_OK)
 		return e;
 	return keep_output(t);
 }
@@ -503,7 +587,7 @@ feed_all(struct sps_search *s, const float *block, size_t n, int end)
 		struct trial *t = &s->t[i];
 		enum sps_err e;
 
-		e = feed_trial(t, s->work[omp_get_thread_num()], block !=
+		e = feed_trial(s, t, &s->work[omp_get_thread_num()], block !=
 		    NULL ? block + offs[i] : NULL, n / (size_t)t->f, end);
 		if (e != SPS_OK) {
 #pragma omp critical
@@ -844,35 +928,37 @@ sps_search_stats(const struct sps_search *s, struct sps_search_stats *st)
 
 /* ---- memory, predicted ---- */
 
-/* On the CPU: every trial's noise model and boxcar stream, fed blocks of
- * `block` base samples, and each thread's scratch for the widest window
- * of a trial. */
+/* On the CPU: every trial's noise model (fed no more than it has room
+ * for) and boxcar stream, and each thread's scratch for the widest
+ * window of a trial (the same trials, the same window: the widest has
+ * the largest tables). */
 static void
-cpu_memory(const struct sps_search *s, size_t block, uint64_t nbase,
+cpu_memory(const struct sps_search *s, uint64_t nbase,
     struct sps_search_memory *m)
 {
 	int nthreads = s->o.nthreads > 0 ? s->o.nthreads :
 	    omp_get_max_threads(), i;
 	double trial = 0;
-	size_t work = 0, b = 0, n;
+	size_t work = 0, b = 0, n, win;
 
 	for (i = 0; i < s->ntrials; i++) {
 		const struct trial *t = &s->t[i];
-		struct sps_noise_opts no = { s->window / (size_t)t->f,
-		    s->o.outlier, s->o.white, t->plan->max_width };
+		struct sps_noise_opts no = noise_opts(s, t);
 
 		if (i == 0 || t->plan != t[-1].plan) {	/* a new factor */
 			n = (size_t)(nbase / (uint64_t)t->f);
-			trial = (double)sizeof(*t) + sps_noise_bytes(&no, block /
-			    (size_t)t->f, n) + sps_boxcar_stream_bytes(t->plan,
-			    no.window, s->lag, n);
+			win = s->at_once ? 0 : no.window;
+			trial = (double)sizeof(*t) + sps_noise_bytes(&no, 0, n) +
+			    sps_boxcar_stream_bytes(t->plan, win, s->lag, n);
 			b = sps_boxcar_work_bytes(t->plan, n > 0 && n <
-			    no.window ? n : no.window);
+			    no.window ? n : no.window) +
+			    sps_noise_work_bytes(&no);
 		}
 		m->host += trial;
 		work = b > work ? b : work;
 	}
-	m->host += (double)nthreads * work;
+	m->host += (double)nthreads * (double)(work + sizeof(struct scratch) +
+	    (s->ahead + 1) * sizeof(float));
 }
 
 /* On the GPU: the device's windows (and a block staged there unless
@@ -930,7 +1016,7 @@ sps_search_memory(const struct sps_header *h,
 		if (o->gpu == SPS_ENGINE_GPU)
 			e = gpu_memory(s, block, on_device, m);
 		else
-			cpu_memory(s, block, nbase, m);
+			cpu_memory(s, nbase, m);
 	}
 	sps_search_free(s);
 	return e;

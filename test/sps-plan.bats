@@ -403,8 +403,9 @@ memory_case() {
 	sps-fake -q --nchans 256 --tsamp 64 --fch1 1500 --foff -1 --tobs 8 \
 	    -o "$dir/in.fil"
 	memory_case --dm 0 500
-	# the boxcar stage is most of it: windows of samples per trial
-	[ "$(predicted sps-boxcar)" -gt $((3 * $(predicted sps-dedisperse))) ]
+	# the boxcar stage is mostly windows of samples per trial, not the
+	# program
+	[ "$(predicted sps-boxcar)" -gt $((4 * $(predicted sps-peaks))) ]
 	# scrunched trials, fewer samples each
 	memory_case --dm 0 2000 --scrunch
 }

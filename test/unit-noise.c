@@ -115,12 +115,13 @@ struct windows {
 };
 
 static void
-drain(struct sps_noise *nz, struct windows *w, int max_width)
+drain(struct sps_noise *nz, struct sps_noise_work *nw, struct windows *w,
+    int max_width)
 {
 	struct sps_noise_window win;
 	double m, sd;
 
-	while (sps_noise_next(nz, &win)) {
+	while (sps_noise_next(nz, nw, &win)) {
 		int k = w->count++;
 
 		assert_true(k < 64);
@@ -145,6 +146,7 @@ run_model(const float *x, size_t len, size_t piece, size_t window,
     int white, int max_width, struct windows *w)
 {
 	struct sps_noise_opts o = { window, 3, white, max_width };
+	struct sps_noise_work *nw;
 	struct sps_noise *nz;
 	size_t at, total = 0;
 	int k;
@@ -152,23 +154,25 @@ run_model(const float *x, size_t len, size_t piece, size_t window,
 	memset(w, 0, sizeof(*w));
 	w->x = malloc(len * sizeof(float));
 	assert_int_equal(sps_noise_create(&nz, &o), SPS_OK);
+	assert_int_equal(sps_noise_work_create(&nw, &o), SPS_OK);
 	for (at = 0; at < len; at += piece) {
 		size_t n = len - at < piece ? len - at : piece;
 
 		assert_int_equal(sps_noise_push(nz, x + at, n), SPS_OK);
-		drain(nz, w, max_width);
+		drain(nz, nw, w, max_width);
 		/* a window is out only once the one after it is complete */
 		assert_true((size_t)w->count * window + window <= at + n ||
 		    w->count == 0);
 	}
 	sps_noise_finish(nz);
-	drain(nz, w, max_width);
+	drain(nz, nw, w, max_width);
 	for (k = 0; k < w->count; k++) {
 		assert_int_equal(w->start[k], total);
 		assert_true(w->n[k] == window || k == w->count - 1);
 		total += w->n[k];
 	}
 	assert_int_equal(total, len);
+	sps_noise_work_free(nw);
 	sps_noise_free(nz);
 }
 

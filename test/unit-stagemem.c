@@ -71,27 +71,40 @@ noise(size_t n)
 	return x;
 }
 
-/* A noise model fed n samples, push at a time, every window taken. */
+/* Up to push samples, or (push 0) what the model has room for. */
+static size_t
+next_push(const struct sps_noise *nz, size_t push, size_t left)
+{
+	size_t k = push > 0 ? push : sps_noise_room(nz);
+
+	return k < left ? k : left;
+}
+
+/* A noise model and its scratch fed n samples, push at a time (0: as
+ * many as it has room for), every window taken. */
 static void
 run_noise(const struct sps_noise_opts *o, const float *x, size_t n,
     size_t push)
 {
 	struct sps_noise_window w;
+	struct sps_noise_work *nw;
 	struct sps_noise *nz;
-	size_t at;
+	size_t at, k;
 
 	start();
 	assert_int_equal(sps_noise_create(&nz, o), SPS_OK);
-	for (at = 0; at < n; at += push) {
-		assert_int_equal(sps_noise_push(nz, x + at, n - at < push ? n -
-		    at : push), SPS_OK);
+	assert_int_equal(sps_noise_work_create(&nw, o), SPS_OK);
+	for (at = 0; at < n; at += k) {
+		k = next_push(nz, push, n - at);
+		assert_int_equal(sps_noise_push(nz, x + at, k), SPS_OK);
 		sample();
-		while (sps_noise_next(nz, &w))
+		while (sps_noise_next(nz, nw, &w))
 			sample();
 	}
 	sps_noise_finish(nz);
-	while (sps_noise_next(nz, &w))
+	while (sps_noise_next(nz, nw, &w))
 		sample();
+	sps_noise_work_free(nw);
 	sps_noise_free(nz);
 }
 
@@ -99,23 +112,43 @@ static void
 test_noise(void **state)
 {
 	struct sps_noise_opts o = { 20000, 3, 0, 4096 };
-	size_t n = 400000;
+	size_t n = 400000, nw = sps_noise_work_bytes(&o);
 	float *x;
 
 	(void)state;
 	x = noise(n);
 	run_noise(&o, x, n, 16384);
-	assert_predicted((double)sps_noise_bytes(&o, 16384, 0));
+	assert_predicted((double)(sps_noise_bytes(&o, 16384, 0) + nw));
 	run_noise(&o, x, n, 3000);
-	assert_predicted((double)sps_noise_bytes(&o, 3000, n));
+	assert_predicted((double)(sps_noise_bytes(&o, 3000, n) + nw));
+	/* fed what it has room for: two windows */
+	run_noise(&o, x, n, 0);
+	assert_predicted((double)(sps_noise_bytes(&o, 0, n) + nw));
 	/* shorter than two windows: all of it waits */
 	run_noise(&o, x, 30000, 16384);
-	assert_predicted((double)sps_noise_bytes(&o, 16384, 30000));
+	assert_predicted((double)(sps_noise_bytes(&o, 16384, 30000) + nw));
 	free(x);
 }
 
+/* The next window of a stream of plan p at x[at], len samples of
+ * n: pushed (lag > 0) or searched at once with the tail after it. */
+static void
+stream_window(struct sps_boxcar_stream *st, struct sps_boxcar_work *w,
+    const struct sps_boxcar_plan *p, const float *x, size_t at, size_t len,
+    size_t n, int lag, const float *scale)
+{
+	size_t ahead = n - at - len < p->tail ? n - at - len : p->tail;
+
+	if (lag > 0)
+		assert_int_equal(sps_boxcar_stream_push(st, w, x + at, len,
+		    scale), SPS_OK);
+	else
+		assert_int_equal(sps_boxcar_stream_search(st, w, x + at, len,
+		    x + at + len, ahead, scale), SPS_OK);
+}
+
 /* A stream of plan p fed windows of `window` samples, lag windows
- * ahead, with its scratch. */
+ * ahead (0: searched at once), with its scratch. */
 static void
 run_stream(const struct sps_boxcar_plan *p, const float *x, size_t n,
     size_t window, int lag)
@@ -130,10 +163,11 @@ run_stream(const struct sps_boxcar_plan *p, const float *x, size_t n,
 		scale[k] = 1 / sqrtf((float)(k + 1));
 	start();
 	assert_int_equal(sps_boxcar_work_create(&w), SPS_OK);
-	assert_int_equal(sps_boxcar_stream_create(&st, p, 6, 0, lag), SPS_OK);
+	assert_int_equal(sps_boxcar_stream_create(&st, p, 6, 0, lag > 0 ? lag :
+	    1), SPS_OK);
 	for (at = 0; at < n; at += window) {
-		assert_int_equal(sps_boxcar_stream_push(st, w, x + at, n - at <
-		    window ? n - at : window, scale), SPS_OK);
+		stream_window(st, w, p, x, at, n - at < window ? n - at :
+		    window, n, lag, scale);
 		sample();
 	}
 	assert_int_equal(sps_boxcar_stream_finish(st, w), SPS_OK);
@@ -159,6 +193,10 @@ test_stream(void **state)
 		assert_predicted((double)(sps_boxcar_stream_bytes(&p, window,
 		    lag, n) + sps_boxcar_work_bytes(&p, window)));
 	}
+	/* searched at once: the scratch alone */
+	run_stream(&p, x, n, window, 0);
+	assert_predicted((double)(sps_boxcar_stream_bytes(&p, 0, 1, n) +
+	    sps_boxcar_work_bytes(&p, window)));
 	run_stream(&p, x, 45000, window, 1);
 	assert_predicted((double)(sps_boxcar_stream_bytes(&p, window, 1,
 	    45000) + sps_boxcar_work_bytes(&p, window)));
