@@ -341,6 +341,26 @@ cli_reader_close(struct sps_reader *r)
 }
 
 void
+cli_check_output(struct sps_writer *w, enum sps_err e, const char *what)
+{
+	if (e == SPS_OK)
+		return;
+	sps_writer_abort(w);
+	cli_check(e, what);
+}
+
+int
+cli_nbits(const char *text, const char *option)
+{
+	long long b = cli_long(text, option, 1, 32);
+
+	if ((b & (b - 1)) != 0)
+		cli_bad_value("%s: '%s' is not one of 1, 2, 4, 8, 16, 32",
+		    option, text);
+	return (int)b;
+}
+
+void
 cli_output_fail(struct sps_writer *w)
 {
 	char detail[512];

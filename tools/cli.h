@@ -14,6 +14,8 @@ double cli_double(const char *text, const char *option, double lo,
     double hi);
 long long cli_long(const char *text, const char *option, long long lo,
     long long hi);
+/* A SIGPROC nbits: 1, 2, 4, 8, 16 or 32, else a usage error (exit 2). */
+int cli_nbits(const char *text, const char *option);
 
 #define CLI_MAXARGS	32
 
@@ -94,6 +96,10 @@ struct sps_writer;
 /* Exit 1 with lib's last message after removing the unfinished output
  * of w (sps_writer_abort). */
 void cli_output_fail(struct sps_writer *w) __attribute__((noreturn));
+/* Nothing when e is SPS_OK; else as cli_check (what before the message)
+ * after removing the unfinished output of w. */
+void cli_check_output(struct sps_writer *w, enum sps_err e,
+    const char *what);
 
 /* Set the program name used in messages, argv[0] included (getopt's own
  * messages name the program after it, which may be a path); ignore

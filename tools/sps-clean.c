@@ -130,10 +130,7 @@ parse_options(int argc, char **argv, struct options *o)
 		case 'k': o->killfile = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'b':
-			o->nbits = (int)cli_long(optarg, "--nbits", 1, 32);
-			if ((o->nbits & (o->nbits - 1)) != 0)
-				cli_usage_error(usage_text, "--nbits %s: not "
-				    "1, 2, 4, 8, 16 or 32", optarg);
+			o->nbits = cli_nbits(optarg, "--nbits");
 			break;
 		default:
 			zerodm += c == OPT_ZERODM || c == OPT_ZDOT;
@@ -260,10 +257,8 @@ clean(struct sps_reader *r, struct sps_writer *w, struct masks *m,
 			    (double)at * r->hdr.tsamp);
 	}
 	cli_progress_done(quiet);
-	if (e != SPS_EEOF) {
-		sps_writer_abort(w);
-		cli_check(e, NULL);
-	}
+	if (e != SPS_EEOF)
+		cli_check_output(w, e, NULL);
 	free(buf);
 	sps_clean_free(c);
 }

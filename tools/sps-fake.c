@@ -86,17 +86,6 @@ struct options {
 	int		 quiet;
 };
 
-static int
-parse_nbits(const char *text)
-{
-	long long b = cli_long(text, "--nbits", 1, 32);
-
-	if (b != 1 && b != 2 && b != 4 && b != 8 && b != 16 && b != 32)
-		cli_bad_value("--nbits: '%s' is not one of 1, 2, 4, 8, 16, 32",
-		    text);
-	return (int)b;
-}
-
 /* Options that describe the data to generate, which --inject takes from
  * its file instead. */
 static void
@@ -138,7 +127,7 @@ parse_option(struct options *o, int opt, const char *arg)
 		s->mean_set = 1;
 		break;
 	case OPT_NBITS:
-		s->nbits = parse_nbits(arg);
+		s->nbits = cli_nbits(arg, "--nbits");
 		break;
 	case OPT_NCHANS:
 		s->nchans = (int)cli_long(arg, "--nchans", 1, 1 << 20);
@@ -294,16 +283,6 @@ plan_rfi(const struct options *o, struct sps_fake_data *d)
 	free(list);
 }
 
-/* Like cli_check, but first remove the unfinished output. */
-static void
-check_write(struct sps_writer *w, enum sps_err e, const char *what)
-{
-	if (e == SPS_OK)
-		return;
-	sps_writer_abort(w);
-	cli_check(e, what);
-}
-
 static int
 generate(const struct options *o)
 {
@@ -323,12 +302,12 @@ generate(const struct options *o)
 	if ((buf = malloc(nblock * d.hdr.nchans * sizeof(float))) == NULL)
 		err(1, NULL);
 	cli_check(sps_writer_open(&w, o->output), NULL);
-	check_write(&w, sps_writer_header(&w, &d.hdr), NULL);
+	cli_check_output(&w, sps_writer_header(&w, &d.hdr), NULL);
 	for (done = 0; done < d.nsamples; done += n) {
 		n = d.nsamples - done < nblock ? (size_t)(d.nsamples - done) :
 		    nblock;
 		sps_fake_data_block(&d, buf, done, n);
-		check_write(&w, sps_writer_spectra(&w, buf, n), NULL);
+		cli_check_output(&w, sps_writer_spectra(&w, buf, n), NULL);
 		cli_progress(o->quiet, (double)(done + n) / d.nsamples,
 		    (done + n) * d.hdr.tsamp);
 	}
@@ -371,20 +350,20 @@ inject(const struct options *o)
 	cli_check(sps_fake_data_plan(&d, &o->spec, pulses, npulses), r.name);
 	plan_rfi(o, &d);
 	cli_check(sps_writer_open(&w, o->output), NULL);
-	check_write(&w, sps_writer_header(&w, &d.hdr), NULL);
+	cli_check_output(&w, sps_writer_header(&w, &d.hdr), NULL);
 	for (done = 0;;) {
 		sps_fake_data_add(&d, buf, done, n);
-		check_write(&w, sps_writer_spectra(&w, buf, n), NULL);
+		cli_check_output(&w, sps_writer_spectra(&w, buf, n), NULL);
 		done += n;
 		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
 			cli_progress(o->quiet, (double)done / r.nsamples,
 			    done * r.hdr.tsamp);
 		if ((e = sps_reader_read(&r, buf, nblock, &n)) == SPS_EEOF)
 			break;
-		check_write(&w, e, NULL);
+		cli_check_output(&w, e, NULL);
 	}
 	cli_progress_done(o->quiet);
-	check_write(&w, sps_fake_plan_check_end(d.plan, done), r.name);
+	cli_check_output(&w, sps_fake_plan_check_end(d.plan, done), r.name);
 	cli_check(sps_writer_close(&w), NULL);
 	if (!o->quiet)
 		sps_fake_data_report(stderr, &d, done, w.nclipped);

@@ -180,10 +180,7 @@ parse_options(int argc, char **argv, struct options *o)
 			o->fb.count = cli_long(optarg, "-n", 0, INT64_MAX);
 			break;
 		case 'b':
-			o->fb.nbits = (int)cli_long(optarg, "--nbits", 1, 32);
-			if ((o->fb.nbits & (o->fb.nbits - 1)) != 0)
-				usage_error("--nbits %s: not 1, 2, 4, 8, 16 "
-				    "or 32", optarg);
+			o->fb.nbits = cli_nbits(optarg, "--nbits");
 			break;
 		case OPT_RESCALE: o->fb.rescale = 1; break;
 		case OPT_FLIP: o->fb.flip = 1; break;

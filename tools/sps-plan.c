@@ -360,9 +360,7 @@ write_plan(const struct options *o, const struct sps_plan_made *m)
 		e = sps_plan_json_made(w.f, m, &o->recipe);
 	else
 		e = sps_plan_write_made(w.f, m, &o->recipe);
-	if (e != SPS_OK)
-		sps_writer_abort(&w);
-	cli_check(e, o->output != NULL ? o->output : "stdout");
+	cli_check_output(&w, e, o->output != NULL ? o->output : "stdout");
 	cli_check(sps_writer_close(&w), NULL);
 }
 
