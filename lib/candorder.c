@@ -25,8 +25,8 @@ cmp(double a, double b)
 	return (a > b) - (a < b);
 }
 
-static int
-by_time(const void *a, const void *b)
+int
+sps_cand_by_time(const void *a, const void *b)
 {
 	const struct sps_event *x = &((const struct sps_cand *)a)->best;
 	const struct sps_event *y = &((const struct sps_cand *)b)->best;
@@ -46,7 +46,7 @@ by_snr(const void *a, const void *b)
 
 	if (x->snr != y->snr)
 		return cmp(y->snr, x->snr);
-	return by_time(a, b);
+	return sps_cand_by_time(a, b);
 }
 
 static int
@@ -57,14 +57,14 @@ by_dm(const void *a, const void *b)
 
 	if (x->dm != y->dm)
 		return cmp(x->dm, y->dm);
-	return by_time(a, b);
+	return sps_cand_by_time(a, b);
 }
 
 void
 sps_cand_sort(struct sps_cand *c, size_t n, enum sps_cand_order order)
 {
 	static int (*const by[])(const void *, const void *) = {
-		by_time, by_snr, by_dm
+		sps_cand_by_time, by_snr, by_dm
 	};
 
 	if (n > 1)	/* qsort's base must not be NULL */

@@ -25,6 +25,10 @@ enum sps_err sps_cand_order_parse(const char *name,
 /* Sort c[0..n) into order. */
 void sps_cand_sort(struct sps_cand *c, size_t n, enum sps_cand_order order);
 
+/* qsort's order of candidates in time: by the best member's sample, DM
+ * trial, then width. */
+int sps_cand_by_time(const void *a, const void *b);
+
 /* Keep the top candidates of highest S/N (all when n <= top or top is
  * 0): they end up in c[0..*kept), in S/N order. */
 void sps_cand_keep_top(struct sps_cand *c, size_t n, size_t top,

@@ -7,6 +7,7 @@
 #include "filterbank.h"
 #include "psrfits.h"
 #include "reader.h"
+#include "robust.h"
 
 void
 sps_filterbank_defaults(struct sps_filterbank_params *prm)
@@ -189,41 +190,6 @@ sps_filterbank_header(const struct sps_filterbank *p,
 	return SPS_OK;
 }
 
-/* k-th smallest of v[0..n) (v is reordered). */
-static float
-select_kth(float *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		float pivot = v[lo + (hi - lo) / 2], t;
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				t = v[i];
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
 /* Masked channels of one IF of one spectrum, in place. */
 static void
 apply_mask(const struct sps_filterbank *p, float *in)
@@ -239,7 +205,7 @@ apply_mask(const struct sps_filterbank *p, float *in)
 			if (!p->masked[c])
 				p->work[n++] = in[c];
 		if (n > 0)
-			fill = select_kth(p->work, n, n / 2);
+			fill = sps_select(p->work, n, n / 2);
 	}
 	for (c = p->first; c < p->first + p->nout; c++)
 		if (p->masked[c])

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candorder.h"
 #include "peaks.h"
 
 #define NONE		UINT32_MAX
@@ -264,19 +265,6 @@ window(const struct sps_peaks *p)
 	    SPS_PEAKS_MIN_WINDOW;
 }
 
-static int
-cand_order(const void *a, const void *b)
-{
-	const struct sps_event *x = &((const struct sps_cand *)a)->best;
-	const struct sps_event *y = &((const struct sps_cand *)b)->best;
-
-	if (x->sample != y->sample)
-		return x->sample < y->sample ? -1 : 1;
-	if (x->dm_index != y->dm_index)
-		return x->dm_index < y->dm_index ? -1 : 1;
-	return (x->width > y->width) - (x->width < y->width);
-}
-
 static enum sps_err
 push_ready(struct sps_peaks *p, const struct node *r)
 {
@@ -371,7 +359,8 @@ flush(struct sps_peaks *p, int final)
 		    p->posready) * sizeof(*p->ready));
 		p->nready -= p->posready;
 		p->posready = 0;
-		qsort(p->ready, p->nready, sizeof(*p->ready), cand_order);
+		qsort(p->ready, p->nready, sizeof(*p->ready),
+		    sps_cand_by_time);
 	}
 	p->next_flush = 2 * p->n > FLUSH_MIN ? 2 * p->n : FLUSH_MIN;
 	return rehash(p, p->n);

@@ -45,6 +45,13 @@ select_rank(float *x, size_t n, size_t k)
 }
 
 float
+sps_select(float *x, size_t n, size_t k)
+{
+	select_rank(x, n, k);
+	return x[k];
+}
+
+float
 sps_quantile(float *x, size_t n, double q)
 {
 	size_t k = (size_t)(q * (double)(n - 1));

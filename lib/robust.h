@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+/* The k-th smallest (k < n) of x[0..n-1]; x is reordered. */
+float sps_select(float *x, size_t n, size_t k);
+
 /* The q-quantile (0 <= q <= 1) of x[0..n-1], the value of rank
  * floor(q (n - 1)); x is reordered.  n > 0. */
 float sps_quantile(float *x, size_t n, double q);
