@@ -87,6 +87,16 @@ each_signal() {
 	    --pulse dm=50,t=1 -o out/x.fil
 }
 
+@test "abort: sps-fake --inject --rfi -o" {
+	each_signal "$data/parkes_8bit_1.fil" sps-fake --inject in \
+	    --rfi impulse,rate=2,snr=30 -o out/x.fil
+}
+
+@test "abort: sps-clean -o and --report" {
+	each_signal "$data/parkes_8bit_1.fil" sps-clean --report out/r.txt \
+	    -o out/x.fil in
+}
+
 @test "abort: sps-header --set -o" {
 	each_signal "$data/parkes_8bit_1.fil" sps-header --set refdm=3 \
 	    -o out/x.fil in
