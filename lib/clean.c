@@ -21,7 +21,9 @@ struct sps_clean {
 	int		*quiet;		/* blocks since a channel's last flag */
 	double		*s1, *s2;	/* per channel sums over the block */
 	float		*bp;		/* the local bandpass */
-	int		 have_bp;
+	float		*good;		/* each channel's last bandpass
+					 * before it was masked */
+	unsigned char	*has_good;
 	unsigned char	*bad;		/* clipped spectra */
 	float		*z;		/* zero-DM series */
 	float		*work;		/* 3 max(maxblock, nchans) floats */
@@ -69,13 +71,16 @@ sps_clean_create(struct sps_clean **cp, const struct sps_header *h,
 	c->s1 = malloc(nc * sizeof(double));
 	c->s2 = malloc(nc * sizeof(double));
 	c->bp = calloc(nc, sizeof(float));
+	c->good = calloc(nc, sizeof(float));
+	c->has_good = calloc(nc, 1);
 	c->bad = calloc(maxblock, 1);
 	c->z = malloc(maxblock * sizeof(float));
 	c->work = malloc(3 * nw * sizeof(float));
 	c->k = malloc(nc * sizeof(double));
 	if (c->fixed == NULL || c->masked == NULL || c->flag == NULL ||
 	    c->quiet == NULL || c->s1 == NULL || c->s2 == NULL ||
-	    c->bp == NULL || c->bad == NULL || c->z == NULL ||
+	    c->bp == NULL || c->good == NULL || c->has_good == NULL ||
+	    c->bad == NULL || c->z == NULL ||
 	    c->work == NULL || c->k == NULL) {
 		sps_clean_free(c);
 		return sps_fail(SPS_ENOMEM, "out of memory for %zu spectra of "
@@ -95,9 +100,15 @@ sps_clean_free(struct sps_clean *c)
 	if (c == NULL)
 		return;
 	free(c->fixed), free(c->masked), free(c->flag), free(c->quiet);
-	free(c->s1), free(c->s2), free(c->bp), free(c->bad), free(c->z);
+	free(c->s1), free(c->s2), free(c->bp), free(c->good), free(c->has_good), free(c->bad), free(c->z);
 	free(c->work), free(c->k);
 	free(c);
+}
+
+const struct sps_clean_options *
+sps_clean_opts(const struct sps_clean *c)
+{
+	return &c->o;
 }
 
 void
@@ -197,14 +208,13 @@ make_mask(struct sps_clean *c, struct sps_clean_block *b)
 	}
 }
 
-/* The zero-DM sum of the kept channels; the spectra clipped. */
-static size_t
-clip(struct sps_clean *c, const float *x, size_t n)
+/* The zero-DM sum of the kept channels, spectrum by spectrum, into z. */
+static void
+zero_dm_sums(const struct sps_clean *c, const float *x, size_t n, float *z)
 {
 	size_t t;
 	int i;
 
-	memset(c->bad, 0, n);
 	for (t = 0; t < n; t++) {
 		const float *s = x + t * (size_t)c->nchans;
 		double sum = 0;
@@ -212,35 +222,26 @@ clip(struct sps_clean *c, const float *x, size_t n)
 		for (i = 0; i < c->nchans; i++)
 			if (!c->masked[i])
 				sum += s[i];
-		c->z[t] = (float)sum;
+		z[t] = (float)sum;
 	}
-	return sps_clip_find(c->z, n, c->o.clip_width, c->o.clip_sigma,
-	    c->bad, c->work);
 }
 
-/* Each channel's mean over the spectra not clipped. */
+/* Each channel's sum over the spectra flagged in bad, into sum. */
 static void
-bandpass(struct sps_clean *c, const float *x, size_t n, size_t nbad)
+bad_sums(const struct sps_clean *c, const float *x, size_t n, double *sum)
 {
 	size_t t;
 	int i;
 
-	if (nbad == n) {
-		if (!c->have_bp)
-			for (i = 0; i < c->nchans; i++)
-				c->bp[i] = 0;
-		return;
-	}
-	for (t = 0; t < n && nbad > 0; t++) {
+	for (i = 0; i < c->nchans; i++)
+		sum[i] = 0;
+	for (t = 0; t < n; t++) {
 		const float *s = x + t * (size_t)c->nchans;
 
 		if (c->bad[t])
 			for (i = 0; i < c->nchans; i++)
-				c->s1[i] -= s[i];
+				sum[i] += s[i];
 	}
-	for (i = 0; i < c->nchans; i++)
-		c->bp[i] = (float)(c->s1[i] / (double)(n - nbad));
-	c->have_bp = 1;
 }
 
 static void
@@ -259,32 +260,137 @@ replace(struct sps_clean *c, float *x, size_t n)
 }
 
 enum sps_err
-sps_clean_execute(struct sps_clean *c, float *x, size_t n,
-    struct sps_clean_block *b)
+sps_clean_mask(struct sps_clean *c, const double *s1, const double *s2,
+    size_t n, struct sps_clean_block *b)
 {
-	int full = n >= SPS_CLEAN_MIN_BLOCK;
+	size_t bytes = (size_t)c->nchans * sizeof(double);
 	enum sps_err e;
 
 	memset(b, 0, sizeof(*b));
 	b->nspectra = n;
-	if (n == 0 || n > c->maxblock)
-		return n == 0 ? SPS_OK : sps_fail(SPS_EUSAGE, "a block of %zu "
-		    "spectra, more than the plan's %zu", n, c->maxblock);
-	channel_sums(c, x, n);
-	if (full && (e = channel_flags(c, n, b)) != SPS_OK)
+	if (n > c->maxblock)
+		return sps_fail(SPS_EUSAGE, "a block of %zu spectra, more "
+		    "than the plan's %zu", n, c->maxblock);
+	if (s1 != c->s1) {
+		memcpy(c->s1, s1, bytes);
+		memcpy(c->s2, s2, bytes);
+	}
+	if (n >= SPS_CLEAN_MIN_BLOCK && (e = channel_flags(c, n, b)) !=
+	    SPS_OK)
 		return e;
 	make_mask(c, b);
 	memset(c->bad, 0, n);
-	if (full && c->o.clip_sigma > 0)
-		b->clipped = clip(c, x, n);
-	bandpass(c, x, n, b->clipped);
+	b->masked = c->masked;
+	return SPS_OK;
+}
+
+int
+sps_clean_clips(const struct sps_clean *c, size_t n)
+{
+	return n >= SPS_CLEAN_MIN_BLOCK && c->o.clip_sigma > 0;
+}
+
+const unsigned char *
+sps_clean_clip(struct sps_clean *c, const float *z, size_t n,
+    struct sps_clean_block *b)
+{
+	if (sps_clean_clips(c, n))
+		b->clipped = sps_clip_find(z, n, c->o.clip_width,
+		    c->o.clip_sigma, c->bad, c->work);
+	return c->bad;
+}
+
+/* The nearest kept channel's bandpass below and above channel i, their
+ * mean when both exist; bp[i] itself when no channel is kept. */
+static float
+neighbours(const struct sps_clean *c, int i)
+{
+	int lo = i - 1, hi = i + 1;
+
+	while (lo >= 0 && c->masked[lo])
+		lo--;
+	while (hi < c->nchans && c->masked[hi])
+		hi++;
+	if (lo >= 0 && hi < c->nchans)
+		return (float)(((double)c->bp[lo] + c->bp[hi]) / 2);
+	return lo >= 0 ? c->bp[lo] : hi < c->nchans ? c->bp[hi] : c->bp[i];
+}
+
+/* A masked channel's own mean holds what masked it (a carrier switching
+ * on and off moves it from block to block, a step that every DM trial
+ * would sum), so it keeps the mean it had when last clean, or, never
+ * clean, takes its kept neighbours'. */
+static void
+masked_bandpass(struct sps_clean *c)
+{
+	int i;
+
+	for (i = 0; i < c->nchans; i++)
+		if (!c->masked[i]) {
+			c->good[i] = c->bp[i];
+			c->has_good[i] = 1;
+		}
+	for (i = 0; i < c->nchans; i++)
+		if (c->masked[i])
+			c->bp[i] = c->has_good[i] ? c->good[i] :
+			    neighbours(c, i);
+}
+
+/* Each kept channel's mean over the spectra not clipped, masked_bandpass
+ * for the others; when every spectrum is clipped, the last block's (0
+ * before any). */
+const float *
+sps_clean_bandpass(struct sps_clean *c, const double *badsum, size_t n,
+    struct sps_clean_block *b)
+{
+	size_t nbad = b->clipped;
+	int i;
+
+	b->replaced = (uint64_t)nbad * (uint64_t)c->nchans +
+	    (uint64_t)b->nmasked * (uint64_t)(n - nbad);
+	if (nbad == n)
+		return c->bp;
+	for (i = 0; i < c->nchans; i++)
+		c->bp[i] = (float)((nbad > 0 ? c->s1[i] - badsum[i] :
+		    c->s1[i]) / (double)(n - nbad));
+	masked_bandpass(c);
+	return c->bp;
+}
+
+int
+sps_clean_zero_dm_shares(const struct sps_clean *c, float *share)
+{
+	if (c->o.zerodm != SPS_ZERODM_MEAN)
+		return 0;
+	sps_zerodm_shares(c->nchans, c->masked, c->bp, share);
+	return 1;
+}
+
+enum sps_err
+sps_clean_execute(struct sps_clean *c, float *x, size_t n,
+    struct sps_clean_block *b)
+{
+	enum sps_err e;
+
+	if (n == 0) {
+		memset(b, 0, sizeof(*b));
+		return SPS_OK;
+	}
+	if (n <= c->maxblock)
+		channel_sums(c, x, n);
+	if ((e = sps_clean_mask(c, c->s1, c->s2, n, b)) != SPS_OK)
+		return e;
+	if (sps_clean_clips(c, n)) {
+		zero_dm_sums(c, x, n, c->z);
+		sps_clean_clip(c, c->z, n, b);
+	}
+	if (b->clipped > 0)
+		bad_sums(c, x, n, c->k);
+	sps_clean_bandpass(c, c->k, n, b);
 	replace(c, x, n);
-	b->replaced = (uint64_t)b->clipped * (uint64_t)c->nchans +
-	    (uint64_t)b->nmasked * (uint64_t)(n - b->clipped);
 	if (c->o.zerodm == SPS_ZERODM_MEAN)
 		sps_zerodm(x, n, c->nchans, c->masked, c->bp, c->work);
 	else if (c->o.zerodm == SPS_ZERODM_ZDOT)
 		sps_zdot(x, n, c->nchans, c->masked, c->z, c->k);
-	b->masked = c->masked;
 	return SPS_OK;
 }

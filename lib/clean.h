@@ -7,7 +7,8 @@
  * spectral kurtosis or IQRM flag, held for a few blocks so that they do
  * not flicker); spectra whose zero-DM sum stands out at some width are
  * clipped; masked channels and clipped spectra are replaced by the local
- * bandpass (each channel's mean over the block's other spectra); then
+ * bandpass (each channel's mean over the block's other spectra; a masked
+ * channel's mean when it was last clean, or its neighbours'); then
  * the zero-DM signal is taken off (zerodm.h). */
 #ifndef SPS_CLEAN_H
 #define SPS_CLEAN_H
@@ -69,5 +70,30 @@ void sps_clean_set_static(struct sps_clean *c, const unsigned char *masked);
 /* Clean n spectra (nchans floats each, time-major) of x in place. */
 enum sps_err sps_clean_execute(struct sps_clean *c, float *x, size_t n,
     struct sps_clean_block *b);
+
+/* sps_clean_execute's decisions alone, for an engine that makes the sums
+ * and changes the samples itself (the GPU's, gpu_clean.h), so that it
+ * decides as the CPU does.  For a block of n spectra, in this order:
+ *   sps_clean_mask: from each channel's sum s1 and sum of squares s2,
+ *	the channels masked (b->masked, b->nmasked);
+ *   sps_clean_clip, when sps_clean_clips: from z, each spectrum's sum
+ *	over the channels kept (as a double, then rounded to float), the
+ *	spectra to replace (n flags; b->clipped);
+ *   sps_clean_bandpass: from badsum, each channel's sum over those
+ *	spectra (read only when some are), the value replacing the
+ *	masked and clipped samples (nchans floats);
+ * then the replacement, and zero-DM: sps_clean_zero_dm_shares gives the
+ * shares of sps_zerodm (zerodm.h) and 1 when the options ask for it. */
+enum sps_err sps_clean_mask(struct sps_clean *c, const double *s1,
+    const double *s2, size_t n, struct sps_clean_block *b);
+int sps_clean_clips(const struct sps_clean *c, size_t n);
+const unsigned char *sps_clean_clip(struct sps_clean *c, const float *z,
+    size_t n, struct sps_clean_block *b);
+const float *sps_clean_bandpass(struct sps_clean *c, const double *badsum,
+    size_t n, struct sps_clean_block *b);
+int sps_clean_zero_dm_shares(const struct sps_clean *c, float *share);
+
+/* The options the plan was made with (iqrm_radius filled in). */
+const struct sps_clean_options *sps_clean_opts(const struct sps_clean *c);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanstream.h"
 #include "clock.h"
 #include "codec.h"
 #include "dedisp_engine.h"
@@ -24,6 +25,9 @@ struct sps_dedisp_engine {
 	struct sps_reader	*r;
 	struct sps_dedisp_plan	*cpu;	/* always: the layout and delays */
 	struct sps_gpu_dedisp	*gpu;	/* NULL: the CPU engine */
+	struct sps_cleanstream	*clean;	/* NULL: no cleaning */
+	float			*cleaned;	/* the GPU's: a block of it as
+						 * floats, before packing */
 	int			 ntrials;
 	unsigned char		*in[2];	/* gulp + max_delay spectra each */
 	void			*pre[4];	/* in[] and out[] for the GPU,
@@ -457,6 +461,9 @@ setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
 
 	if ((err = make_cpu_plan(e, dms, scrunch, kill)) != SPS_OK)
 		return err;
+	if (e->o.clean != NULL && (err = sps_cleanstream_create(&e->clean,
+	    &e->r->hdr, e->o.clean, kill)) != SPS_OK)
+		return err;
 	sps_trace("dedispersion: CPU plan made, device started");
 	e->max_delay = sps_dedisp_max_delay(e->cpu);
 	f = (size_t)sps_dedisp_max_scrunch(e->cpu);
@@ -509,6 +516,8 @@ sps_dedisp_engine_free(struct sps_dedisp_engine *e)
 	free_buffers(e);
 	free(e->pad);
 	free(e->recent);
+	free(e->cleaned);
+	sps_cleanstream_free(e->clean);
 	sps_gpu_dedisp_free(e->gpu);
 	sps_dedisp_free(e->cpu);
 	free(e);
@@ -549,6 +558,18 @@ sps_dedisp_engine_times(const struct sps_dedisp_engine *e,
 	*t = e->times;
 }
 
+const struct sps_cleanstream *
+sps_dedisp_engine_cleaning(const struct sps_dedisp_engine *e)
+{
+	return e->clean;
+}
+
+enum sps_err
+sps_dedisp_engine_finish(struct sps_dedisp_engine *e)
+{
+	return e->clean != NULL ? sps_cleanstream_close(e->clean) : SPS_OK;
+}
+
 const char *
 sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e)
 {
@@ -566,6 +587,13 @@ side_bytes(const struct sps_header *h, size_t unit, size_t nin, int on_gpu)
 {
 	return (double)(PAD_SPECTRA + PAD_CYCLE) * unit + (on_gpu ||
 	    h->nbits == 32 ? 0 : (double)nin * sps_spectrum_bytes(h));
+}
+
+static double
+clean_bytes(const struct sps_header *h, const struct sps_dedisp_engine_opts *o)
+{
+	return o->clean != NULL ? sps_cleanstream_read_bytes(h,
+	    o->clean->block) : 0;
 }
 
 void
@@ -587,14 +615,14 @@ sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
 		cpu_parts(cpu, h, used, m->max_delay, &in, &out, &work);
 		m->host = (in + out + work) * 1048576 + side_bytes(h,
 		    sps_spectrum_values(h) * sizeof(float), used + m->max_delay,
-		    0);
+		    0) + clean_bytes(h, o);
 		return;
 	}
 	if (!o->fixed_gulp)
 		m->gulp = longest_gulp(h, nsamples, m->max_delay, m->block,
 		    o->plan.algo);
 	m->host = gulp_bytes(cpu, h, m->gulp, m->max_delay, o->on_device) +
-	    side_bytes(h, sps_spectrum_bytes(h), 0, 1);
+	    side_bytes(h, sps_spectrum_bytes(h), 0, 1) + clean_bytes(h, o);
 	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay,
 	    m->gulp);
 }
@@ -616,8 +644,43 @@ keep_recent(struct sps_dedisp_engine *e, const unsigned char *x, size_t n)
 	}
 }
 
-/* Fill in[cur] up to nin spectra: raw bytes for the GPU, floats for the
- * CPU. */
+/* Cleaned spectra for the GPU: read as floats, packed as the input. */
+static enum sps_err
+read_cleaned_raw(struct sps_dedisp_engine *e, unsigned char *raw, size_t n,
+    size_t *got)
+{
+	const struct sps_header *h = &e->r->hdr;
+	size_t nc = (size_t)h->nchans, chunk = SPS_CLEAN_BLOCK;
+	enum sps_err err;
+
+	if (e->cleaned == NULL &&
+	    (e->cleaned = malloc(chunk * nc * sizeof(float))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	if ((err = sps_cleanstream_read(e->clean, e->r, e->cleaned, n < chunk ?
+	    n : chunk, got)) != SPS_OK)
+		return err;
+	sps_pack(e->cleaned, raw, *got * nc, h->nbits, h->nbits == 8 &&
+	    h->sign < 0);
+	return SPS_OK;
+}
+
+/* Up to n spectra: raw bytes for the GPU, floats for the CPU, cleaned
+ * when asked. */
+static enum sps_err
+read_some(struct sps_dedisp_engine *e, unsigned char *at, size_t n,
+    size_t *got)
+{
+	if (e->clean != NULL && e->gpu != NULL)
+		return read_cleaned_raw(e, at, n, got);
+	if (e->clean != NULL)
+		return sps_cleanstream_read(e->clean, e->r, (float *)(void *)at,
+		    n, got);
+	if (e->gpu != NULL)
+		return sps_reader_read_raw(e->r, at, n, got);
+	return sps_reader_read(e->r, (float *)(void *)at, n, got);
+}
+
+/* Fill in[cur] up to nin spectra. */
 static enum sps_err
 fill(struct sps_dedisp_engine *e, size_t nin)
 {
@@ -627,12 +690,7 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 	size_t got;
 
 	while (e->have < nin) {
-		if (e->gpu != NULL)
-			err = sps_reader_read_raw(e->r, in + e->have * e->unit,
-			    nin - e->have, &got);
-		else
-			err = sps_reader_read(e->r, (float *)(void *)(in +
-			    e->have * e->unit), nin - e->have, &got);
+		err = read_some(e, in + e->have * e->unit, nin - e->have, &got);
 		keep_recent(e, in + e->have * e->unit, got);
 		e->have += got;
 		if (err == SPS_EEOF) {

@@ -12,6 +12,11 @@
  * 1024 spectra (rounded when those are all integers), so that a pulse in
  * the last max_delay samples is searched too (PRESTO pads likewise).
  *
+ * With opts.clean the input is cleaned on the way, before anything else
+ * sees it (the padding too is made of cleaned spectra), so that the
+ * blocks are those of sps-clean | sps-dedisperse with sps-clean's
+ * settings opts.clean and the kill mask.
+ *
  * The CPU engine reads block + max_delay spectra as floats, dedisperses
  * and keeps the last max_delay for the next block.  The GPU engine takes
  * the raw bytes of a gulp of many blocks into one of two page-locked
@@ -28,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cleanstream.h"
 #include "dedisperse.h"
 #include "error.h"
 #include "reader.h"
@@ -51,6 +57,9 @@ struct sps_dedisp_engine_opts {
 						 * of the largest scrunch */
 	int			 fixed_gulp;	/* the GPU's gulp is one block */
 	int			 on_device;	/* blocks stay on the GPU */
+	const struct sps_clean_setup *clean;	/* the input cleaned as
+						 * sps-clean would (NULL:
+						 * not) */
 };
 
 /* What the engine chose, for the caller's summary. */
@@ -126,6 +135,13 @@ enum sps_err sps_dedisp_engine_next(struct sps_dedisp_engine *e,
 
 void sps_dedisp_engine_times(const struct sps_dedisp_engine *e,
     struct sps_dedisp_engine_times *t);
+
+/* The cleaning of the input (its report), or NULL when not asked for. */
+const struct sps_cleanstream *sps_dedisp_engine_cleaning(
+    const struct sps_dedisp_engine *e);
+
+/* After the last block: the cleaning's report file finished. */
+enum sps_err sps_dedisp_engine_finish(struct sps_dedisp_engine *e);
 
 /* The GPU direct kernel's path, for the summary, or NULL. */
 const char *sps_dedisp_engine_gpu_path(const struct sps_dedisp_engine *e);

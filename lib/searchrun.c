@@ -231,7 +231,8 @@ step(struct sps_searchrun *s)
 		if (n > 0)
 			e = s->resident ? sps_search_feed_device(s->search,
 			    block, n) : sps_search_feed(s->search, block, n);
-		else if ((e = sps_search_finish(s->search)) == SPS_OK &&
+		else if ((e = sps_dedisp_engine_finish(s->eng)) == SPS_OK &&
+		    (e = sps_search_finish(s->search)) == SPS_OK &&
 		    (e = searched_any(s)) == SPS_OK)
 			s->stage = 1;
 		sps_trace("search: %s %zu", n > 0 ? "fed" : "finished", n);

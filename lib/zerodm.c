@@ -1,10 +1,8 @@
 /* zerodm.c: zero-DM subtraction and zdot. */
 #include "zerodm.h"
 
-/* The share of the zero-DM sum each channel loses: bp[c] / sum(bp), or
- * 1 / (kept channels) when some kept bp[c] is not positive. */
-static void
-shares(int nchans, const unsigned char *masked, const float *bp,
+void
+sps_zerodm_shares(int nchans, const unsigned char *masked, const float *bp,
     float *share)
 {
 	double total = 0;
@@ -29,7 +27,7 @@ sps_zerodm(float *x, size_t n, int nchans, const unsigned char *masked,
 	size_t t;
 	int c;
 
-	shares(nchans, masked, bp, share);
+	sps_zerodm_shares(nchans, masked, bp, share);
 	for (t = 0; t < n; t++) {
 		float *s = x + t * (size_t)nchans;
 		double sum = 0;

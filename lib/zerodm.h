@@ -16,6 +16,12 @@
 void sps_zerodm(float *x, size_t n, int nchans, const unsigned char *masked,
     const float *bp, float *share);
 
+/* sps_zerodm's shares: channel c's share of the zero-DM sum, bp[c] /
+ * sum(bp) over the kept channels, or 1 / (kept channels) when some kept
+ * bp[c] is not positive (0 for all when none is kept). */
+void sps_zerodm_shares(int nchans, const unsigned char *masked,
+    const float *bp, float *share);
+
 /* zdot (Men et al. 2019): each kept channel loses its least-squares fit
  * to the zero-DM series z(t) (the mean of the kept channels), x - k_c
  * (z(t) - mean z), with k_c = cov(x_c, z) / var(z) over the block; each

@@ -35,7 +35,7 @@ rfifind_mask() {
 @test "sps-clean: DM-0 impulses go, a DM-300 pulse keeps >= 90% of its S/N" {
 	local before after
 	impulses
-	sps-search -q imp.fil --dm 0 500 >before
+	sps-search -q --no-clean imp.fil --dm 0 500 >before
 	[ "$(grep -vc '^#' before)" -eq 3 ] || fail "$(cat before)"
 	sps-clean -q imp.fil -o clean.fil
 	sps-search -q clean.fil --dm 0 500 >after

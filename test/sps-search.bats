@@ -87,10 +87,10 @@ found() {
 	    'cat cut.fil | sps-search -q --dm 0 600 >cut-pipe.txt'
 	assert_equal "$stderr" "sps-search: stdin: 28 $warning"
 	cmp whole-pipe.txt cut-pipe.txt
-	# through the single tools: sps-dedisperse reads the data and warns
+	# through the single tools: sps-clean reads the data and warns
 	run -0 --separate-stderr sps-search -q --pipe cut.fil --dm 0 600
 	printf '%s\n' "$output" >cut-tools.txt
-	assert_equal "$stderr" "sps-dedisperse: cut.fil: 28 $warning"
+	assert_equal "$stderr" "sps-clean: cut.fil: 28 $warning"
 	sps-search -q --pipe whole.fil --dm 0 600 >whole-tools.txt
 	cmp whole-tools.txt cut-tools.txt
 }
@@ -132,7 +132,7 @@ found() {
 	printf 'not a filterbank at all' >junk.fil
 	run -1 --separate-stderr sps-search --pipe -q junk.fil --dm 0 100 -o out
 	assert_output ""
-	[[ "$stderr" == *"sps-search: stage failed: sps-dedisperse exited 1" ]] ||
+	[[ "$stderr" == *"sps-search: stage failed: sps-clean exited 1" ]] ||
 	    fail "$stderr"
 	[ -z "$(ls -A out)" ] || fail "left $(ls -A out)"
 }
@@ -333,7 +333,7 @@ found() {
 	[ "${#stderr_lines[@]}" -eq 1 ] || fail "$stderr"
 	run -1 --separate-stderr sps-search -q --pipe "$sample" --dm 0 600 \
 	    --ignorechan x
-	[[ "$stderr" == *"sps-dedisperse: --ignorechan"* ]] || fail "$stderr"
+	[[ "$stderr" == *"sps-clean: --ignorechan"* ]] || fail "$stderr"
 }
 
 # The S/N with the noise measured and with white noise assumed, side by

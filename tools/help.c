@@ -268,6 +268,8 @@ const char help_search[] =
 "  -k, --killmask KILLFILE    Heimdall's channel kill file\n"
 "  --ignorechan LIST          leave out the channels of LIST (PRESTO's\n"
 "                             numbers, from the lowest frequency)\n"
+"  --no-clean                 no interference excision (default: sps-clean's\n"
+"                             defaults, on the way)\n"
 "  -t, --threads THREADS      threads (default: every CPU)\n"
 "  --gpu                      on the GPU; none usable is an error\n"
 "  --device N                 the CUDA device (default 0); implies --gpu\n"

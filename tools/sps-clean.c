@@ -10,14 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clean.h"
-#include "cleanreport.h"
+#include "cleanstream.h"
 #include "cli.h"
 #include "help.h"
 #include "killmask.h"
 #include "psrfits.h"
 #include "reader.h"
-#include "rfimask.h"
 #include "writer.h"
 
 static const char usage_text[] =
@@ -36,10 +34,8 @@ enum {
 };
 
 struct options {
-	struct sps_clean_options clean;
-	const char	*input, *output, *killfile, *zapchan, *maskfile;
-	const char	*report;
-	long long	 block;
+	struct sps_clean_setup setup;
+	const char	*input, *output, *killfile, *zapchan;
 	int		 nbits;		/* 0: the input's */
 	int		 quiet;
 };
@@ -48,39 +44,39 @@ static void
 parse_option(int c, struct options *o)
 {
 	switch (c) {
-	case OPT_ZERODM: o->clean.zerodm = SPS_ZERODM_MEAN; break;
-	case OPT_ZDOT: o->clean.zerodm = SPS_ZERODM_ZDOT; break;
+	case OPT_ZERODM: o->setup.o.zerodm = SPS_ZERODM_MEAN; break;
+	case OPT_ZDOT: o->setup.o.zerodm = SPS_ZERODM_ZDOT; break;
 	case OPT_CLIP:
-		o->clean.clip_sigma = cli_double(optarg, "--clip", 2, 100);
+		o->setup.o.clip_sigma = cli_double(optarg, "--clip", 2, 100);
 		break;
-	case OPT_NOCLIP: o->clean.clip_sigma = 0; break;
+	case OPT_NOCLIP: o->setup.o.clip_sigma = 0; break;
 	case OPT_CLIP_WIDTH:
-		o->clean.clip_width = (int)cli_long(optarg, "--clip-width", 1,
+		o->setup.o.clip_width = (int)cli_long(optarg, "--clip-width", 1,
 		    4096);
 		break;
-	case OPT_SK: o->clean.sk_sigma = cli_double(optarg, "--sk", 2, 100);
+	case OPT_SK: o->setup.o.sk_sigma = cli_double(optarg, "--sk", 2, 100);
 		break;
-	case OPT_SK_N: o->clean.sk_nd = cli_double(optarg, "--sk-n", 0.01,
+	case OPT_SK_N: o->setup.o.sk_nd = cli_double(optarg, "--sk-n", 0.01,
 		    1e6);
 		break;
 	case OPT_IQRM:
-		o->clean.iqrm_sigma = cli_double(optarg, "--iqrm", 1, 100);
+		o->setup.o.iqrm_sigma = cli_double(optarg, "--iqrm", 1, 100);
 		break;
-	case OPT_NOIQRM: o->clean.iqrm_sigma = 0; break;
+	case OPT_NOIQRM: o->setup.o.iqrm_sigma = 0; break;
 	case OPT_IQRM_RADIUS:
-		o->clean.iqrm_radius = (int)cli_long(optarg, "--iqrm-radius",
+		o->setup.o.iqrm_radius = (int)cli_long(optarg, "--iqrm-radius",
 		    1, 1 << 24);
 		break;
 	case OPT_HOLD:
-		o->clean.hold = (int)cli_long(optarg, "--hold", 0, 1000000);
+		o->setup.o.hold = (int)cli_long(optarg, "--hold", 0, 1000000);
 		break;
 	case OPT_ZAPCHAN: o->zapchan = optarg; break;
-	case OPT_MASK: o->maskfile = optarg; break;
+	case OPT_MASK: o->setup.maskfile = optarg; break;
 	case OPT_BLOCK:
-		o->block = cli_long(optarg, "--block", SPS_CLEAN_MIN_BLOCK,
-		    1 << 24);
+		o->setup.block = (size_t)cli_long(optarg, "--block",
+		    SPS_CLEAN_MIN_BLOCK, 1 << 24);
 		break;
-	case OPT_REPORT: o->report = optarg; break;
+	case OPT_REPORT: o->setup.report = optarg; break;
 	case OPT_VERSION: cli_version();
 	default:
 		fputs(usage_text, stderr);	/* getopt said what is wrong */
@@ -119,8 +115,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int c, zerodm = 0;
 
 	memset(o, 0, sizeof(*o));
-	sps_clean_defaults(&o->clean);
-	o->block = 4096;
+	sps_clean_setup_defaults(&o->setup);
 	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "hqk:b:o:", longopts, NULL)) !=
 	    -1) {
@@ -143,73 +138,6 @@ parse_options(int argc, char **argv, struct options *o)
 	o->input = cli_input(argc, argv, usage_text);
 }
 
-/* ---- the static mask ---- */
-
-struct masks {
-	unsigned char	*kill;		/* -k and --zapchan, file order */
-	struct sps_rfimask rfi;
-	int		 have_rfi;
-	unsigned char	*now;		/* this block's, file order */
-	unsigned char	*presto;	/* scratch, PRESTO's order */
-};
-
-static void
-load_masks(struct masks *m, const struct options *o,
-    const struct sps_header *h)
-{
-	memset(m, 0, sizeof(*m));
-	cli_check(sps_killmask_make(o->killfile, o->zapchan, h, &m->kill),
-	    NULL);
-	if (o->maskfile != NULL) {
-		cli_check(sps_rfimask_load(o->maskfile, &m->rfi), NULL);
-		cli_check(sps_rfimask_check(&m->rfi, o->maskfile, h->nchans),
-		    NULL);
-		m->have_rfi = 1;
-	}
-	m->now = calloc((size_t)h->nchans, 1);
-	m->presto = calloc((size_t)h->nchans, 1);
-	if (m->now == NULL || m->presto == NULL)
-		err(1, NULL);
-}
-
-/* The static mask of the block that starts at spectrum `at`. */
-static void
-block_mask(struct masks *m, uint64_t at, const struct sps_header *h)
-{
-	int c, n = h->nchans;
-
-	memset(m->presto, 0, (size_t)n);
-	if (m->have_rfi)
-		sps_rfimask_channels(&m->rfi, sps_rfimask_interval(&m->rfi,
-		    at), m->presto);
-	for (c = 0; c < n; c++)
-		m->now[c] = (m->kill != NULL && m->kill[c]) ||
-		    m->presto[h->foff < 0 ? n - 1 - c : c];
-}
-
-/* Spectra to read next: a block, cut at the next rfifind interval. */
-static size_t
-block_length(const struct masks *m, uint64_t at, size_t block)
-{
-	uint64_t per, left;
-
-	if (!m->have_rfi)
-		return block;
-	per = (uint64_t)m->rfi.ptsperint;
-	left = per - at % per;
-	return left < block ? (size_t)left : block;
-}
-
-static void
-free_masks(struct masks *m)
-{
-	free(m->kill), free(m->now), free(m->presto);
-	if (m->have_rfi)
-		sps_rfimask_free(&m->rfi);
-}
-
-/* ---- the data ---- */
-
 /* Up to n spectra, as many as the input has (a pipe gives fewer at a
  * time); SPS_EEOF with *got 0 at the end. */
 static enum sps_err
@@ -228,29 +156,24 @@ read_block(struct sps_reader *r, float *buf, size_t n, size_t *got)
 }
 
 static void
-clean(struct sps_reader *r, struct sps_writer *w, struct masks *m,
-    const struct options *o, struct sps_clean_report *rep)
+clean(struct sps_reader *r, struct sps_writer *w, struct sps_cleanstream *cs,
+    const struct options *o)
 {
-	size_t block = (size_t)o->block, got;
+	size_t block = o->setup.block, got;
 	int quiet = o->quiet || w->f == stdout;
 	struct sps_clean_block b;
-	struct sps_clean *c;
 	uint64_t at = 0;
 	enum sps_err e;
 	float *buf;
 
-	cli_check(sps_clean_create(&c, &r->hdr, block, &o->clean), NULL);
 	if ((buf = malloc(block * (size_t)r->hdr.nchans * sizeof(float))) ==
 	    NULL)
 		err(1, NULL);
-	while ((e = read_block(r, buf, block_length(m, at, block), &got)) ==
+	while ((e = read_block(r, buf, sps_cleanstream_begin(cs, at), &got)) ==
 	    SPS_OK) {
-		block_mask(m, at, &r->hdr);
-		sps_clean_set_static(c, m->now);
-		cli_check(sps_clean_execute(c, buf, got, &b), NULL);
+		cli_check(sps_cleanstream_block(cs, at, buf, got, &b), NULL);
 		if (sps_writer_spectra(w, buf, got) != SPS_OK)
 			cli_output_fail(w);
-		cli_check(sps_clean_report_block(rep, at, &b), NULL);
 		at += got;
 		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
 			cli_progress(quiet, (double)at / (double)r->nsamples,
@@ -260,18 +183,17 @@ clean(struct sps_reader *r, struct sps_writer *w, struct masks *m,
 	if (e != SPS_EEOF)
 		cli_check_output(w, e, NULL);
 	free(buf);
-	sps_clean_free(c);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct sps_clean_report rep;
+	struct sps_cleanstream *cs;
 	struct sps_header out_hdr;
 	struct options opt;
 	struct sps_reader r;
 	struct sps_writer w;
-	struct masks m;
+	unsigned char *kill;
 
 	cli_init("sps-clean", argv);
 	parse_options(argc, argv, &opt);
@@ -280,21 +202,23 @@ main(int argc, char **argv)
 	if (r.hdr.nifs != 1)
 		cli_fail("%s: %d IFs: clean one (sps-filterbank --if N) or "
 		    "their sum", r.name, r.hdr.nifs);
-	load_masks(&m, &opt, &r.hdr);
-	cli_check(sps_clean_report_open(&rep, opt.report, &r.hdr,
-	    &opt.clean), NULL);
+	cli_check(sps_killmask_make(opt.killfile, opt.zapchan, &r.hdr, &kill),
+	    NULL);
+	cli_check(sps_cleanstream_create(&cs, &r.hdr, &opt.setup, kill), NULL);
 	cli_check(sps_header_copy(&out_hdr, &r.hdr), NULL);
 	out_hdr.nbits = opt.nbits ? opt.nbits : sps_reader_value_nbits(&r);
 	cli_check(sps_writer_open(&w, opt.output), NULL);
 	if (sps_writer_header(&w, &out_hdr) != SPS_OK)
 		cli_output_fail(&w);
-	clean(&r, &w, &m, &opt, &rep);
+	clean(&r, &w, cs, &opt);
 	cli_check(sps_writer_close(&w), NULL);
-	cli_check(sps_clean_report_close(&rep), NULL);
+	cli_check(sps_cleanstream_close(cs), NULL);
 	if (!opt.quiet)
-		sps_clean_report_summary(&rep, stderr, w.nclipped);
+		sps_clean_report_summary(sps_cleanstream_report(cs), stderr,
+		    w.nclipped);
+	sps_cleanstream_free(cs);
+	free(kill);
 	sps_header_free(&out_hdr);
-	free_masks(&m);
 	cli_reader_close(&r);
 	return 0;
 }

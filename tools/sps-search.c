@@ -36,13 +36,15 @@ struct options {
 	int		 range;	/* --dm given */
 	int		 pipe;
 	int		 quiet;
+	int		 no_clean;
+	struct sps_clean_setup clean;
 	struct sps_searchrun_opts run;	/* the stages' settings */
 };
 
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_SCRUNCH, OPT_GPU, OPT_CPU,
 	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION, OPT_ALGO, OPT_BASELINE,
-	OPT_WHITE, OPT_IGNORECHAN
+	OPT_WHITE, OPT_IGNORECHAN, OPT_NO_CLEAN
 };
 
 static void
@@ -62,6 +64,7 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "ignorechan", required_argument, NULL, OPT_IGNORECHAN },
 		{ "killmask", required_argument, NULL, 'k' },
 		{ "max-width", required_argument, NULL, 'w' },
+		{ "no-clean", no_argument, NULL, OPT_NO_CLEAN },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pipe", no_argument, NULL, OPT_PIPE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -88,6 +91,7 @@ parse_options(struct options *o, int argc, char **argv)
 	ro->search.threshold = SPS_SEARCH_THRESHOLD;
 	ro->search.outlier = SPS_SEARCH_OUTLIER;
 	sps_sift_defaults(&ro->sift);
+	sps_clean_setup_defaults(&o->clean);
 	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "a:hk:o:qs:t:w:", longopts,
 	    NULL)) != -1) {
@@ -154,6 +158,9 @@ parse_options(struct options *o, int argc, char **argv)
 		case OPT_PIPE:
 			o->pipe = 1;
 			break;
+		case OPT_NO_CLEAN:
+			o->no_clean = 1;
+			break;
 		case OPT_PLAN:
 			o->plan_file = optarg;
 			break;
@@ -179,6 +186,7 @@ parse_options(struct options *o, int argc, char **argv)
 		cli_usage_error(usage_text, "give --dm LO HI or --plan FILE, "
 		    "not both");
 	ro->search.nthreads = ro->dedisp.plan.nthreads;
+	ro->dedisp.clean = o->no_clean ? NULL : &o->clean;
 	ro->sift.peaks.threshold = ro->search.threshold;
 	if (sps_boxcar_plan_make(&p, ro->search.algorithm, 1) != SPS_OK)
 		cli_usage_error(usage_text, "-a %s: %s", ro->search.algorithm,
@@ -321,10 +329,50 @@ stage_args(char **dd, char **bx, const struct options *o)
 		cli_arg(dd, "--threads=%d", ro->dedisp.plan.nthreads);
 		cli_arg(bx, "--threads=%d", ro->dedisp.plan.nthreads);
 	}
-	cli_arg(dd, "%s", o->input);
+	cli_arg(dd, "%s", o->no_clean ? o->input : "-");
 	cli_arg(bx, "--algorithm=%s", ro->search.algorithm);
 	cli_arg(bx, "--threshold=%.17g", ro->search.threshold);
 	cli_arg(bx, "--max-width=%d", ro->search.max_width);
+}
+
+/* sps-clean with every setting of the fused path's cleaning spelt out. */
+static void
+clean_args(char **cl, const struct options *o)
+{
+	const struct sps_clean_options *c = &o->clean.o;
+	const struct sps_searchrun_opts *ro = &o->run;
+
+	cli_sibling(cl, "sps-clean");
+	cli_arg(cl, "-q");
+	if (c->clip_sigma > 0) {
+		cli_arg(cl, "--clip=%.17g", c->clip_sigma);
+		cli_arg(cl, "--clip-width=%d", c->clip_width);
+	} else
+		cli_arg(cl, "--noclip");
+	if (c->iqrm_sigma > 0)
+		cli_arg(cl, "--iqrm=%.17g", c->iqrm_sigma);
+	else
+		cli_arg(cl, "--noiqrm");
+	if (c->iqrm_radius > 0)
+		cli_arg(cl, "--iqrm-radius=%d", c->iqrm_radius);
+	if (c->sk_sigma > 0) {
+		cli_arg(cl, "--sk=%.17g", c->sk_sigma);
+		cli_arg(cl, "--sk-n=%.17g", c->sk_nd);
+	}
+	cli_arg(cl, "--hold=%d", c->hold);
+	if (c->zerodm != SPS_ZERODM_NONE)
+		cli_arg(cl, c->zerodm == SPS_ZERODM_MEAN ? "--zerodm" :
+		    "--zdot");
+	cli_arg(cl, "--block=%zu", o->clean.block);
+	if (o->clean.maskfile != NULL)
+		cli_arg(cl, "--mask=%s", o->clean.maskfile);
+	if (o->clean.report != NULL)
+		cli_arg(cl, "--report=%s", o->clean.report);
+	if (ro->killfile != NULL)
+		cli_arg(cl, "--killmask=%s", ro->killfile);
+	if (ro->ignorechan != NULL)
+		cli_arg(cl, "--ignorechan=%s", ro->ignorechan);
+	cli_arg(cl, "%s", o->input);
 }
 
 static void
@@ -345,13 +393,15 @@ run_stages(char **argv[], int n, int out_fd)
 			free(argv[i][j]);
 }
 
-/* sps-dedisperse | sps-boxcar > events, then sps-peaks for each output. */
+/* [sps-clean |] sps-dedisperse | sps-boxcar > events, then sps-peaks for
+ * each output. */
 static int
 run_pipe(const struct options *o)
 {
 	static const char *const formats[] = { "text", "heimdall", "presto" };
 	char *dd[CLI_MAXARGS], *bx[CLI_MAXARGS], *pk[CLI_MAXARGS], events[PATH_MAX];
-	char **argv[2] = { dd, bx };
+	char *cl[CLI_MAXARGS];
+	char **argv[3] = { dd, bx, NULL };
 	const char *tmp = getenv("TMPDIR");
 	int fd, i;
 
@@ -362,7 +412,11 @@ run_pipe(const struct options *o)
 	cli_check(sps_unfinished_add(events), NULL);	/* gone at any end */
 	cli_check(sps_candset_dir(o->outdir), NULL);
 	stage_args(dd, bx, o);
-	run_stages(argv, 2, fd);
+	if (!o->no_clean) {
+		clean_args(cl, o);
+		argv[0] = cl, argv[1] = dd, argv[2] = bx;
+	}
+	run_stages(argv, o->no_clean ? 2 : 3, fd);
 	close(fd);
 	for (i = 0; i < (o->outdir != NULL ? SPS_CANDSET_MAX : 1); i++) {
 		cli_sibling(pk, "sps-peaks");
