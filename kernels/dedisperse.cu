@@ -516,6 +516,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	*plan = p;
 	p->dev = dev;
 	p->done = -1;
+	p->last = -1;
 	p->nchans = h->nchans;
 	p->nifs = h->nifs;
 	p->nbits = h->nbits;
@@ -534,7 +535,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	if ((e = choose_tile(p)) != SPS_OK)
 		return e;
 	CHECK(cudaSetDevice(dev));
-	if ((e = gpu_stream_create(&p->s_in)) != SPS_OK ||
+	if ((e = gpu_stream_create_first(&p->s_in)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_run)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_out)) != SPS_OK ||
 	    (e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
@@ -789,9 +790,13 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	s->nout = nout;
 	s->out = out;
 	CHECK(cudaSetDevice(p->dev));
-	CHECK(cudaMemcpyAsync(s->d_raw, raw, nin * p->spectrum_bytes,
-	    cudaMemcpyHostToDevice, p->s_in));
+	if (nin > p->staged)
+		CHECK(cudaMemcpyAsync(s->d_raw + p->staged * p->spectrum_bytes,
+		    raw + p->staged * p->spectrum_bytes, (nin - p->staged) *
+		    p->spectrum_bytes, cudaMemcpyHostToDevice, p->s_in));
 	CHECK(cudaEventRecord(s->uploaded, p->s_in));
+	p->staged = 0;
+	p->last = (p->head + p->queued) % 2;
 	p->queued++;
 	if ((e = run_kernels(p, s)) != SPS_OK)
 		return e;
@@ -800,6 +805,35 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 		CHECK(cudaMemcpyAsync(out, s->d_out, s->out_floats *
 		    sizeof(float), cudaMemcpyDeviceToHost, p->s_out));
 	CHECK(cudaEventRecord(s->downloaded, p->s_out));
+	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_dedisp_stage(struct sps_gpu_dedisp *p, const unsigned char *raw,
+    size_t nkeep, size_t n, unsigned char **dev, void **stream)
+{
+	struct gpu_slot *s = &p->slot[(p->head + p->queued) % 2], *prev;
+	size_t b = p->spectrum_bytes;
+
+	if (nkeep + n > p->nin)
+		return sps_fail(SPS_EUSAGE, "GPU gulp of %zu spectra exceeds "
+		    "the plan's %zu", nkeep + n, p->nin);
+	if (p->queued == 2)
+		return sps_fail(SPS_EUSAGE, "two GPU gulps already queued");
+	if (nkeep > 0 && p->last < 0)
+		return sps_fail(SPS_EUSAGE, "no GPU gulp to keep spectra of");
+	CHECK(cudaSetDevice(p->dev));
+	if (nkeep > 0) {
+		prev = &p->slot[p->last];
+		CHECK(cudaMemcpyAsync(s->d_raw, prev->d_raw + prev->nout * b,
+		    nkeep * b, cudaMemcpyDeviceToDevice, p->s_in));
+	}
+	if (n > 0)
+		CHECK(cudaMemcpyAsync(s->d_raw + nkeep * b, raw + nkeep * b,
+		    n * b, cudaMemcpyHostToDevice, p->s_in));
+	p->staged = nkeep + n;
+	*dev = s->d_raw;
+	*stream = (void *)p->s_in;
 	return SPS_OK;
 }
 

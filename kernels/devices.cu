@@ -49,6 +49,17 @@ gpu_stream_create(cudaStream_t *s)
 	return SPS_OK;
 }
 
+enum sps_err
+gpu_stream_create_first(cudaStream_t *s)
+{
+	int least, greatest;
+
+	CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+	CHECK(cudaStreamCreateWithPriority(s, cudaStreamNonBlocking,
+	    greatest));
+	return SPS_OK;
+}
+
 static int
 attribute(enum cudaDeviceAttr attr, int device)
 {

@@ -124,6 +124,9 @@ struct sps_gpu_dedisp {
 	cudaStream_t	 s_in, s_run, s_out;
 	struct gpu_slot	 slot[2];
 	int		 queued, head;	/* blocks queued; slot of the oldest */
+	int		 last;		/* slot last submitted, -1: none */
+	size_t		 staged;	/* spectra of the next gulp on the
+					 * device already */
 	int		 done;		/* slot last waited for, -1: none */
 	/* sub-band algorithm (subband.cu) */
 	struct gpu_subband *subband;

@@ -38,4 +38,8 @@ enum sps_err gpu_malloc(void **ptr, size_t bytes, const char *what,
 /* A stream that does not wait on the legacy default stream. */
 enum sps_err gpu_stream_create(cudaStream_t *s);
 
+/* The same, whose kernels the device schedules before those of other
+ * streams (for short work that the host waits on). */
+enum sps_err gpu_stream_create_first(cudaStream_t *s);
+
 #endif

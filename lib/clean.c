@@ -138,61 +138,67 @@ channel_sums(struct sps_clean *c, const float *x, size_t n)
 	}
 }
 
-/* IQRM of the kept channels' standard deviations; flags into c->flag. */
+/* IQRM of the kept channels' standard deviations: more flags in flag. */
 static enum sps_err
-iqrm_flags(struct sps_clean *c, size_t n, int *nflagged)
+iqrm_flags(const struct sps_clean *c, const double *s1, const double *s2,
+    size_t n, const unsigned char *fixed, unsigned char *flag, float *work,
+    int *nflagged)
 {
-	float *sd = c->work;
-	unsigned char *f = (unsigned char *)(c->work + c->nchans);
+	float *sd = work;
+	unsigned char *f = (unsigned char *)(work + c->nchans);
 	enum sps_err e;
 	int i, kept = 0;
 
 	for (i = 0; i < c->nchans; i++) {
-		double mean = c->s1[i] / (double)n;
-		double var = c->s2[i] / (double)n - mean * mean;
+		double mean = s1[i] / (double)n;
+		double var = s2[i] / (double)n - mean * mean;
 
-		if (!c->fixed[i])
+		if (!fixed[i])
 			sd[kept++] = (float)sqrt(var > 0 ? var : 0);
 	}
 	if ((e = sps_iqrm(sd, kept, c->o.iqrm_radius, c->o.iqrm_sigma, f)) !=
 	    SPS_OK)
 		return e;
 	for (i = 0, kept = 0; i < c->nchans; i++) {
-		if (c->fixed[i])
+		if (fixed[i])
 			continue;
-		if (f[kept++] && !c->flag[i]) {
-			c->flag[i] = 1;
+		if (f[kept++] && !flag[i]) {
+			flag[i] = 1;
 			(*nflagged)++;
 		}
 	}
 	return SPS_OK;
 }
 
-/* The channels flagged in this block, and the hold: a channel stays
- * masked until it has been clear for o.hold blocks. */
-static enum sps_err
-channel_flags(struct sps_clean *c, size_t n, struct sps_clean_block *b)
+enum sps_err
+sps_clean_flags(const struct sps_clean *c, const double *s1,
+    const double *s2, size_t n, const unsigned char *fixed,
+    unsigned char *flag, float *work, struct sps_clean_block *b)
 {
-	unsigned char *skk = c->masked;	/* scratch: SK's flags */
-	enum sps_err e;
+	memset(flag, 0, (size_t)c->nchans);
+	if (n < SPS_CLEAN_MIN_BLOCK)
+		return SPS_OK;
+	if (c->o.sk_sigma > 0)
+		b->nsk = sps_sk_flag(s1, s2, c->nchans, (double)n, c->o.sk_nd,
+		    c->o.sk_sigma, fixed, flag, work);
+	if (c->o.iqrm_sigma > 0)
+		return iqrm_flags(c, s1, s2, n, fixed, flag, work, &b->niqrm);
+	return SPS_OK;
+}
+
+/* The hold: a channel stays masked until it has been clear for o.hold
+ * blocks. */
+static void
+hold(struct sps_clean *c, const unsigned char *flag)
+{
 	int i;
 
-	memset(c->flag, 0, (size_t)c->nchans);
-	if (c->o.sk_sigma > 0) {
-		b->nsk = sps_sk_flag(c->s1, c->s2, c->nchans, (double)n,
-		    c->o.sk_nd, c->o.sk_sigma, c->fixed, skk, c->work);
-		memcpy(c->flag, skk, (size_t)c->nchans);
-	}
-	if (c->o.iqrm_sigma > 0 &&
-	    (e = iqrm_flags(c, n, &b->niqrm)) != SPS_OK)
-		return e;
 	for (i = 0; i < c->nchans; i++) {
-		if (c->flag[i])
+		if (flag[i])
 			c->quiet[i] = 0;
 		else if (c->quiet[i] < INT_MAX)
 			c->quiet[i]++;
 	}
-	return SPS_OK;
 }
 
 static void
@@ -260,28 +266,32 @@ replace(struct sps_clean *c, float *x, size_t n)
 }
 
 enum sps_err
-sps_clean_mask(struct sps_clean *c, const double *s1, const double *s2,
+sps_clean_mask_flagged(struct sps_clean *c, const unsigned char *flag,
     size_t n, struct sps_clean_block *b)
 {
-	size_t bytes = (size_t)c->nchans * sizeof(double);
-	enum sps_err e;
-
-	memset(b, 0, sizeof(*b));
 	b->nspectra = n;
 	if (n > c->maxblock)
 		return sps_fail(SPS_EUSAGE, "a block of %zu spectra, more "
 		    "than the plan's %zu", n, c->maxblock);
-	if (s1 != c->s1) {
-		memcpy(c->s1, s1, bytes);
-		memcpy(c->s2, s2, bytes);
-	}
-	if (n >= SPS_CLEAN_MIN_BLOCK && (e = channel_flags(c, n, b)) !=
-	    SPS_OK)
-		return e;
+	if (n >= SPS_CLEAN_MIN_BLOCK)
+		hold(c, flag);
 	make_mask(c, b);
 	memset(c->bad, 0, n);
 	b->masked = c->masked;
 	return SPS_OK;
+}
+
+enum sps_err
+sps_clean_mask(struct sps_clean *c, const double *s1, const double *s2,
+    size_t n, struct sps_clean_block *b)
+{
+	enum sps_err e;
+
+	memset(b, 0, sizeof(*b));
+	if (n <= c->maxblock && (e = sps_clean_flags(c, s1, s2, n, c->fixed,
+	    c->flag, c->work, b)) != SPS_OK)
+		return e;
+	return sps_clean_mask_flagged(c, c->flag, n, b);
 }
 
 int
@@ -294,6 +304,7 @@ const unsigned char *
 sps_clean_clip(struct sps_clean *c, const float *z, size_t n,
     struct sps_clean_block *b)
 {
+	memset(c->bad, 0, n);
 	if (sps_clean_clips(c, n))
 		b->clipped = sps_clip_find(z, n, c->o.clip_width,
 		    c->o.clip_sigma, c->bad, c->work);
@@ -303,13 +314,13 @@ sps_clean_clip(struct sps_clean *c, const float *z, size_t n,
 /* The nearest kept channel's bandpass below and above channel i, their
  * mean when both exist; bp[i] itself when no channel is kept. */
 static float
-neighbours(const struct sps_clean *c, int i)
+neighbours(const struct sps_clean *c, const unsigned char *masked, int i)
 {
 	int lo = i - 1, hi = i + 1;
 
-	while (lo >= 0 && c->masked[lo])
+	while (lo >= 0 && masked[lo])
 		lo--;
-	while (hi < c->nchans && c->masked[hi])
+	while (hi < c->nchans && masked[hi])
 		hi++;
 	if (lo >= 0 && hi < c->nchans)
 		return (float)(((double)c->bp[lo] + c->bp[hi]) / 2);
@@ -321,27 +332,27 @@ neighbours(const struct sps_clean *c, int i)
  * would sum), so it keeps the mean it had when last clean, or, never
  * clean, takes its kept neighbours'. */
 static void
-masked_bandpass(struct sps_clean *c)
+masked_bandpass(struct sps_clean *c, const unsigned char *masked)
 {
 	int i;
 
 	for (i = 0; i < c->nchans; i++)
-		if (!c->masked[i]) {
+		if (!masked[i]) {
 			c->good[i] = c->bp[i];
 			c->has_good[i] = 1;
 		}
 	for (i = 0; i < c->nchans; i++)
-		if (c->masked[i])
+		if (masked[i])
 			c->bp[i] = c->has_good[i] ? c->good[i] :
-			    neighbours(c, i);
+			    neighbours(c, masked, i);
 }
 
 /* Each kept channel's mean over the spectra not clipped, masked_bandpass
  * for the others; when every spectrum is clipped, the last block's (0
  * before any). */
 const float *
-sps_clean_bandpass(struct sps_clean *c, const double *badsum, size_t n,
-    struct sps_clean_block *b)
+sps_clean_bandpass(struct sps_clean *c, const double *s1,
+    const double *badsum, size_t n, struct sps_clean_block *b)
 {
 	size_t nbad = b->clipped;
 	int i;
@@ -351,18 +362,19 @@ sps_clean_bandpass(struct sps_clean *c, const double *badsum, size_t n,
 	if (nbad == n)
 		return c->bp;
 	for (i = 0; i < c->nchans; i++)
-		c->bp[i] = (float)((nbad > 0 ? c->s1[i] - badsum[i] :
-		    c->s1[i]) / (double)(n - nbad));
-	masked_bandpass(c);
+		c->bp[i] = (float)((nbad > 0 ? s1[i] - badsum[i] : s1[i]) /
+		    (double)(n - nbad));
+	masked_bandpass(c, b->masked);
 	return c->bp;
 }
 
 int
-sps_clean_zero_dm_shares(const struct sps_clean *c, float *share)
+sps_clean_zero_dm_shares(const struct sps_clean *c,
+    const struct sps_clean_block *b, float *share)
 {
 	if (c->o.zerodm != SPS_ZERODM_MEAN)
 		return 0;
-	sps_zerodm_shares(c->nchans, c->masked, c->bp, share);
+	sps_zerodm_shares(c->nchans, b->masked, c->bp, share);
 	return 1;
 }
 
@@ -386,7 +398,7 @@ sps_clean_execute(struct sps_clean *c, float *x, size_t n,
 	}
 	if (b->clipped > 0)
 		bad_sums(c, x, n, c->k);
-	sps_clean_bandpass(c, c->k, n, b);
+	sps_clean_bandpass(c, c->s1, c->k, n, b);
 	replace(c, x, n);
 	if (c->o.zerodm == SPS_ZERODM_MEAN)
 		sps_zerodm(x, n, c->nchans, c->masked, c->bp, c->work);

@@ -73,25 +73,43 @@ enum sps_err sps_clean_execute(struct sps_clean *c, float *x, size_t n,
 
 /* sps_clean_execute's decisions alone, for an engine that makes the sums
  * and changes the samples itself (the GPU's, gpu_clean.h), so that it
- * decides as the CPU does.  For a block of n spectra, in this order:
+ * decides as the CPU does.  For each block of n spectra, in the order of
+ * the blocks:
  *   sps_clean_mask: from each channel's sum s1 and sum of squares s2,
- *	the channels masked (b->masked, b->nmasked);
+ *	the channels masked (b->masked, valid until the next call: keep a
+ *	copy);
+ * then for each block, in order:
  *   sps_clean_clip, when sps_clean_clips: from z, each spectrum's sum
  *	over the channels kept (as a double, then rounded to float), the
- *	spectra to replace (n flags; b->clipped);
- *   sps_clean_bandpass: from badsum, each channel's sum over those
- *	spectra (read only when some are), the value replacing the
- *	masked and clipped samples (nchans floats);
- * then the replacement, and zero-DM: sps_clean_zero_dm_shares gives the
- * shares of sps_zerodm (zerodm.h) and 1 when the options ask for it. */
+ *	spectra to replace (n flags, valid until the next call; b->clipped);
+ * then for each block, in order, with its b (b->masked pointing at its
+ * mask):
+ *   sps_clean_bandpass: from s1 and badsum, each channel's sum over the
+ *	spectra clipped (read only when some are), the value replacing the
+ *	masked and clipped samples (nchans floats, valid until the next
+ *	call), and sps_clean_zero_dm_shares, the shares of sps_zerodm
+ *	(zerodm.h) when the options ask for zero-DM (it returns 1). */
 enum sps_err sps_clean_mask(struct sps_clean *c, const double *s1,
     const double *s2, size_t n, struct sps_clean_block *b);
 int sps_clean_clips(const struct sps_clean *c, size_t n);
+
+/* sps_clean_mask in two steps, the first of which may run for many
+ * blocks at once, on many threads: sps_clean_flags, a block's channels
+ * flagged by SK and IQRM (nchans flags into flag; b->nsk and b->niqrm)
+ * from its sums and its static mask fixed, with work of 3 nchans floats;
+ * then, block after block, sps_clean_mask_flagged: the hold and the mask
+ * (after sps_clean_set_static with the block's static mask). */
+enum sps_err sps_clean_flags(const struct sps_clean *c, const double *s1,
+    const double *s2, size_t n, const unsigned char *fixed,
+    unsigned char *flag, float *work, struct sps_clean_block *b);
+enum sps_err sps_clean_mask_flagged(struct sps_clean *c,
+    const unsigned char *flag, size_t n, struct sps_clean_block *b);
 const unsigned char *sps_clean_clip(struct sps_clean *c, const float *z,
     size_t n, struct sps_clean_block *b);
-const float *sps_clean_bandpass(struct sps_clean *c, const double *badsum,
-    size_t n, struct sps_clean_block *b);
-int sps_clean_zero_dm_shares(const struct sps_clean *c, float *share);
+const float *sps_clean_bandpass(struct sps_clean *c, const double *s1,
+    const double *badsum, size_t n, struct sps_clean_block *b);
+int sps_clean_zero_dm_shares(const struct sps_clean *c,
+    const struct sps_clean_block *b, float *share);
 
 /* The options the plan was made with (iqrm_radius filled in). */
 const struct sps_clean_options *sps_clean_opts(const struct sps_clean *c);

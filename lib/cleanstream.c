@@ -94,28 +94,25 @@ sps_cleanstream_free(struct sps_cleanstream *cs)
 	free(cs);
 }
 
-/* The static mask of the block that starts at spectrum at. */
-static void
-static_mask(struct sps_cleanstream *cs, uint64_t at)
+void
+sps_cleanstream_static(const struct sps_cleanstream *cs, uint64_t at,
+    unsigned char *mask, unsigned char *scratch)
 {
 	int c, n = cs->nchans;
 
-	memset(cs->presto, 0, (size_t)n);
+	memset(scratch, 0, (size_t)n);
 	if (cs->have_rfi)
 		sps_rfimask_channels(&cs->rfi, sps_rfimask_interval(&cs->rfi,
-		    at), cs->presto);
+		    at), scratch);
 	for (c = 0; c < n; c++)
-		cs->now[c] = cs->kill[c] ||
-		    cs->presto[cs->descending ? n - 1 - c : c];
+		mask[c] = cs->kill[c] || scratch[cs->descending ? n - 1 - c : c];
 }
 
 size_t
-sps_cleanstream_begin(struct sps_cleanstream *cs, uint64_t at)
+sps_cleanstream_length(const struct sps_cleanstream *cs, uint64_t at)
 {
 	uint64_t per, left;
 
-	static_mask(cs, at);
-	sps_clean_set_static(cs->engine, cs->now);
 	if (!cs->have_rfi)
 		return cs->block;
 	per = (uint64_t)cs->rfi.ptsperint;
@@ -123,10 +120,36 @@ sps_cleanstream_begin(struct sps_cleanstream *cs, uint64_t at)
 	return left < cs->block ? (size_t)left : cs->block;
 }
 
+size_t
+sps_cleanstream_begin(struct sps_cleanstream *cs, uint64_t at)
+{
+	sps_cleanstream_static(cs, at, cs->now, cs->presto);
+	sps_clean_set_static(cs->engine, cs->now);
+	return sps_cleanstream_length(cs, at);
+}
+
+size_t
+sps_cleanstream_block_max(const struct sps_cleanstream *cs)
+{
+	return cs->block;
+}
+
 struct sps_clean *
 sps_cleanstream_engine(struct sps_cleanstream *cs)
 {
 	return cs->engine;
+}
+
+const struct sps_clean *
+sps_cleanstream_engine_of(const struct sps_cleanstream *cs)
+{
+	return cs->engine;
+}
+
+size_t
+sps_cleanstream_nchans(const struct sps_cleanstream *cs)
+{
+	return (size_t)cs->nchans;
 }
 
 enum sps_err

@@ -49,8 +49,22 @@ void sps_cleanstream_free(struct sps_cleanstream *cs);
  * given to the engine. */
 size_t sps_cleanstream_begin(struct sps_cleanstream *cs, uint64_t at);
 
+/* The static mask of the block that begins at at (nchans flags, file
+ * order), with scratch of nchans bytes; nothing else changes. */
+void sps_cleanstream_static(const struct sps_cleanstream *cs, uint64_t at,
+    unsigned char *mask, unsigned char *scratch);
+
+/* The length of that block, without beginning it. */
+size_t sps_cleanstream_length(const struct sps_cleanstream *cs, uint64_t at);
+
+/* The longest block. */
+size_t sps_cleanstream_block_max(const struct sps_cleanstream *cs);
+
 /* The block engine, for a block begun with sps_cleanstream_begin. */
 struct sps_clean *sps_cleanstream_engine(struct sps_cleanstream *cs);
+const struct sps_clean *sps_cleanstream_engine_of(
+    const struct sps_cleanstream *cs);
+size_t sps_cleanstream_nchans(const struct sps_cleanstream *cs);
 
 /* Count a block cleaned (b), which began at spectrum at, in the report. */
 enum sps_err sps_cleanstream_done(struct sps_cleanstream *cs, uint64_t at,

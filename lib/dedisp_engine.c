@@ -13,6 +13,7 @@
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "gpu.h"
+#include "gpu_clean.h"
 
 #define MAX_GULP	((size_t)1 << 22)	/* output samples */
 #define MIN_GULP	((size_t)1 << 16)
@@ -26,8 +27,14 @@ struct sps_dedisp_engine {
 	struct sps_dedisp_plan	*cpu;	/* always: the layout and delays */
 	struct sps_gpu_dedisp	*gpu;	/* NULL: the CPU engine */
 	struct sps_cleanstream	*clean;	/* NULL: no cleaning */
-	float			*cleaned;	/* the GPU's: a block of it as
-						 * floats, before packing */
+	struct sps_gpu_clean	*gclean;	/* the GPU's, on the device */
+	size_t			 extra;	/* GPU cleaning: spectra a gulp reads
+					 * past its end, to end a block */
+	uint64_t		 base;	/* the input's spectrum in[cur][0] */
+	uint64_t		 cut;	/* GPU cleaning: where the next block
+					 * begins */
+	size_t			 carried;	/* spectra of in[cur] cleaned
+						 * on the device already */
 	int			 ntrials;
 	unsigned char		*in[2];	/* gulp + max_delay spectra each */
 	void			*pre[4];	/* in[] and out[] for the GPU,
@@ -53,6 +60,8 @@ struct sps_dedisp_engine {
 	size_t			 npad;	/* spectra of padding given */
 	unsigned char		*recent;	/* the last PAD_SPECTRA read,
 						 * a ring */
+	unsigned char		*recent_in;	/* GPU cleaning: the last
+						 * PAD_SPECTRA cleaned */
 	size_t			 nrecent, recent_at;
 	size_t			 pending;	/* samples queued in !cur */
 	const float		*ready;	/* blocks not yet handed out */
@@ -190,11 +199,21 @@ gulp_bytes(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	    sizeof(float)));
 }
 
+/* Spectra a GPU gulp reads past its end when it cleans: to the end of
+ * the cleaning block it is in. */
+static size_t
+clean_extra(const struct sps_dedisp_engine_opts *o)
+{
+	if (o->clean == NULL)
+		return 0;
+	return o->clean->block > 0 ? o->clean->block : SPS_CLEAN_BLOCK;
+}
+
 static double
 pinned_bytes(const struct sps_dedisp_engine *e, size_t gulp)
 {
-	return gulp_bytes(e->cpu, &e->r->hdr, gulp, e->max_delay,
-	    e->o.on_device);
+	return gulp_bytes(e->cpu, &e->r->hdr, gulp, e->max_delay +
+	    clean_extra(&e->o), e->o.on_device);
 }
 
 /* Is the plan of this gulp too big for the device or for the host? */
@@ -258,8 +277,8 @@ reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
 	e->block = (e->o.block + f - 1) / f * f;
 	gulp = e->o.fixed_gulp ? e->block : longest_gulp(&e->r->hdr,
 	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
-	e->pre_bytes[0] = e->pre_bytes[1] = (gulp + e->max_delay) *
-	    sps_spectrum_bytes(&e->r->hdr);
+	e->pre_bytes[0] = e->pre_bytes[1] = (gulp + e->max_delay +
+	    clean_extra(&e->o)) * sps_spectrum_bytes(&e->r->hdr);
 	if (!e->o.on_device)
 		e->pre_bytes[2] = e->pre_bytes[3] = sps_dedisp_out_size(cpu,
 		    gulp) * sizeof(float) + 1;
@@ -331,8 +350,8 @@ make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
 	for (;;) {
 		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
-		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay,
-		    e->gulp);
+		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay +
+		    clean_extra(&e->o), e->gulp);
 		if (err == SPS_OK)
 			err = share_tables(e);
 		if (e->o.fixed_gulp || e->gulp == e->block || (err == SPS_OK &&
@@ -350,7 +369,10 @@ static void
 use_cpu(struct sps_dedisp_engine *e)
 {
 	sps_gpu_dedisp_free(e->gpu);
+	sps_gpu_clean_free(e->gclean);
 	e->gpu = NULL;
+	e->gclean = NULL;
+	e->extra = 0;
 	e->gulp = e->block;
 	e->unit = sps_spectrum_values(&e->r->hdr) * sizeof(float);
 }
@@ -376,8 +398,13 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 		    "DAT_SCL and DAT_OFFS): use the CPU", e->o.device,
 		    e->r->name);
 	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
-	if ((err = make_gpu_plan(e, dms, scrunch, kill)) == SPS_OK)
+	if ((err = make_gpu_plan(e, dms, scrunch, kill)) == SPS_OK &&
+	    (e->clean == NULL || (err = sps_gpu_clean_create(&e->gclean,
+	    e->o.device, &e->r->hdr, e->gulp + e->max_delay +
+	    clean_extra(&e->o))) == SPS_OK)) {
+		e->extra = clean_extra(&e->o);
 		return SPS_OK;
+	}
 	use_cpu(e);
 	if (e->o.engine == SPS_ENGINE_GPU)
 		return sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
@@ -400,12 +427,14 @@ drop_reserved(struct sps_dedisp_engine *e)
 static enum sps_err
 alloc_buffers(struct sps_dedisp_engine *e)
 {
-	size_t nin = e->gulp + e->max_delay;
+	size_t nin = e->gulp + e->max_delay + e->extra;
 	size_t out_bytes = sps_dedisp_out_size(e->cpu, e->gulp) *
 	    sizeof(float) + 1;
 	int i;
 
-	if ((e->recent = malloc(PAD_SPECTRA * e->unit)) == NULL)
+	if ((e->recent = malloc(PAD_SPECTRA * e->unit)) == NULL ||
+	    (e->gclean != NULL && (e->recent_in = malloc(PAD_SPECTRA *
+	    e->unit)) == NULL))
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	for (i = 0; i < (e->gpu != NULL ? 2 : 1); i++) {
 		if (e->gpu == NULL) {
@@ -516,7 +545,8 @@ sps_dedisp_engine_free(struct sps_dedisp_engine *e)
 	free_buffers(e);
 	free(e->pad);
 	free(e->recent);
-	free(e->cleaned);
+	free(e->recent_in);
+	sps_gpu_clean_free(e->gclean);
 	sps_cleanstream_free(e->clean);
 	sps_gpu_dedisp_free(e->gpu);
 	sps_dedisp_free(e->cpu);
@@ -562,6 +592,20 @@ const struct sps_cleanstream *
 sps_dedisp_engine_cleaning(const struct sps_dedisp_engine *e)
 {
 	return e->clean;
+}
+
+uint64_t
+sps_dedisp_engine_clean_quantised(const struct sps_dedisp_engine *e)
+{
+	if (e->gclean != NULL)
+		return sps_gpu_clean_quantised(e->gclean);
+	return e->clean != NULL ? sps_cleanstream_quantised(e->clean) : 0;
+}
+
+double
+sps_dedisp_engine_clean_seconds(const struct sps_dedisp_engine *e)
+{
+	return e->gclean != NULL ? sps_gpu_clean_seconds(e->gclean) : 0;
 }
 
 enum sps_err
@@ -621,10 +665,13 @@ sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
 	if (!o->fixed_gulp)
 		m->gulp = longest_gulp(h, nsamples, m->max_delay, m->block,
 		    o->plan.algo);
-	m->host = gulp_bytes(cpu, h, m->gulp, m->max_delay, o->on_device) +
-	    side_bytes(h, sps_spectrum_bytes(h), 0, 1) + clean_bytes(h, o);
-	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay,
-	    m->gulp);
+	m->host = gulp_bytes(cpu, h, m->gulp, m->max_delay + clean_extra(o),
+	    o->on_device) + side_bytes(h, sps_spectrum_bytes(h), 0, 1);
+	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay +
+	    clean_extra(o), m->gulp);
+	if (o->clean != NULL)
+		m->device += sps_gpu_clean_bytes(h, m->gulp + m->max_delay +
+		    clean_extra(o));
 }
 
 /* ---- the run ---- */
@@ -644,35 +691,13 @@ keep_recent(struct sps_dedisp_engine *e, const unsigned char *x, size_t n)
 	}
 }
 
-/* Cleaned spectra for the GPU: read as floats, packed as the input. */
-static enum sps_err
-read_cleaned_raw(struct sps_dedisp_engine *e, unsigned char *raw, size_t n,
-    size_t *got)
-{
-	const struct sps_header *h = &e->r->hdr;
-	size_t nc = (size_t)h->nchans, chunk = SPS_CLEAN_BLOCK;
-	enum sps_err err;
-
-	if (e->cleaned == NULL &&
-	    (e->cleaned = malloc(chunk * nc * sizeof(float))) == NULL)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	if ((err = sps_cleanstream_read(e->clean, e->r, e->cleaned, n < chunk ?
-	    n : chunk, got)) != SPS_OK)
-		return err;
-	sps_pack(e->cleaned, raw, *got * nc, h->nbits, h->nbits == 8 &&
-	    h->sign < 0);
-	return SPS_OK;
-}
-
-/* Up to n spectra: raw bytes for the GPU, floats for the CPU, cleaned
- * when asked. */
+/* Up to n spectra: raw bytes for the GPU (cleaned on the device),
+ * floats for the CPU, cleaned here when asked. */
 static enum sps_err
 read_some(struct sps_dedisp_engine *e, unsigned char *at, size_t n,
     size_t *got)
 {
-	if (e->clean != NULL && e->gpu != NULL)
-		return read_cleaned_raw(e, at, n, got);
-	if (e->clean != NULL)
+	if (e->clean != NULL && e->gpu == NULL)
 		return sps_cleanstream_read(e->clean, e->r, (float *)(void *)at,
 		    n, got);
 	if (e->gpu != NULL)
@@ -691,7 +716,8 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 
 	while (e->have < nin) {
 		err = read_some(e, in + e->have * e->unit, nin - e->have, &got);
-		keep_recent(e, in + e->have * e->unit, got);
+		if (e->gclean == NULL)
+			keep_recent(e, in + e->have * e->unit, got);
 		e->have += got;
 		if (err == SPS_EEOF) {
 			e->eof = 1;
@@ -829,23 +855,79 @@ gulp_output(struct sps_dedisp_engine *e, size_t *nout)
 	return SPS_OK;
 }
 
-/* The overlap: the last max_delay spectra of in[cur] begin slot to. */
+/* The overlap: the last max_delay spectra of in[cur] begin slot to (on
+ * the device already when it cleans). */
 static void
 keep_overlap(struct sps_dedisp_engine *e, int to)
 {
-	memmove(e->in[to], e->in[e->cur] + e->gulp * e->unit, e->max_delay *
-	    e->unit);
+	if (e->gclean == NULL)
+		memmove(e->in[to], e->in[e->cur] + e->gulp * e->unit,
+		    e->max_delay * e->unit);
 	e->have -= e->gulp < e->have ? e->gulp : e->have;
+	e->base += e->gulp;
+	e->carried = e->have;
 }
 
 /* The next gulp read (or, past the end, padded): *nout samples to
  * dedisperse from in[cur]. */
+/* GPU cleaning: the spectra in[cur] must hold for its last cleaning
+ * block to be whole, nin or up to extra more. */
+static size_t
+block_end(struct sps_dedisp_engine *e, size_t nin)
+{
+	while (e->cut < e->base + nin)
+		e->cut += sps_cleanstream_length(e->clean, e->cut);
+	return (size_t)(e->cut - e->base);
+}
+
+/* Whether the input may end before the gulp after this one is read:
+ * then the last cleaned spectra must come back for the padding. */
+static int
+near_end(const struct sps_dedisp_engine *e)
+{
+	return e->eof || e->r->nsamples == SPS_NSAMPLES_UNKNOWN || e->base +
+	    e->have + e->gulp + e->max_delay + e->extra >= e->r->nsamples;
+}
+
+/* GPU cleaning: the new spectra of in[cur] go to the device and are
+ * cleaned there (those before them are there, cleaned, from the last
+ * gulp); near the end, the last of them come back for the padding. */
+static enum sps_err
+clean_on_device(struct sps_dedisp_engine *e)
+{
+	size_t n = e->have - e->carried, k = n < PAD_SPECTRA ? n : PAD_SPECTRA;
+	double t0 = sps_clock();
+	unsigned char *dev;
+	enum sps_err err;
+	void *stream;
+
+	if (!near_end(e))
+		k = 0;
+
+	if ((err = sps_gpu_dedisp_stage(e->gpu, e->in[e->cur], e->carried, n,
+	    &dev, &stream)) != SPS_OK || (err = sps_gpu_clean_run(e->gclean,
+	    e->clean, dev + e->carried * e->unit, n, e->base + e->carried,
+	    stream)) != SPS_OK || (err = sps_gpu_clean_fetch(e->gclean,
+	    e->recent_in, dev + (e->have - k) * e->unit, k * e->unit,
+	    stream)) != SPS_OK)
+		return sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
+	keep_recent(e, e->recent_in, k);
+	sps_trace("cleaning: %zu spectra on the device, %.1f ms", n,
+	    (sps_clock() - t0) * 1e3);
+	return SPS_OK;
+}
+
 static enum sps_err
 next_gulp(struct sps_dedisp_engine *e, size_t *nout)
 {
+	size_t nin = e->gulp + e->max_delay;
 	enum sps_err err;
 
-	if (!e->eof && (err = fill(e, e->gulp + e->max_delay)) != SPS_OK)
+	if (e->gclean != NULL && !e->eof)
+		nin = block_end(e, nin);
+	if (!e->eof && (err = fill(e, nin)) != SPS_OK)
+		return err;
+	if (e->gclean != NULL && (err = clean_on_device(e)) != SPS_OK)
 		return err;
 	return gulp_output(e, nout);
 }

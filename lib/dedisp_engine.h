@@ -140,6 +140,12 @@ void sps_dedisp_engine_times(const struct sps_dedisp_engine *e,
 const struct sps_cleanstream *sps_dedisp_engine_cleaning(
     const struct sps_dedisp_engine *e);
 
+/* Values the cleaning rounded into the input's nbits from outside its
+ * range; seconds the GPU's cleaning held the reading (0 on the CPU). */
+uint64_t sps_dedisp_engine_clean_quantised(
+    const struct sps_dedisp_engine *e);
+double sps_dedisp_engine_clean_seconds(const struct sps_dedisp_engine *e);
+
 /* After the last block: the cleaning's report file finished. */
 enum sps_err sps_dedisp_engine_finish(struct sps_dedisp_engine *e);
 

@@ -199,6 +199,16 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan, const unsigned char *raw,
 }
 
 enum sps_err
+sps_gpu_dedisp_stage(struct sps_gpu_dedisp *plan, const unsigned char *raw,
+    size_t nkeep, size_t n, unsigned char **dev, void **stream)
+{
+	(void)plan, (void)raw, (void)nkeep, (void)n;
+	*dev = NULL;
+	*stream = NULL;
+	return no_cuda();
+}
+
+enum sps_err
 sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan, double *kernel_ms)
 {
 	(void)plan;

@@ -92,6 +92,18 @@ enum sps_err sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan,
     const unsigned char *raw, size_t nin, size_t nout, size_t block,
     float *out);
 
+/* Put the first spectra of the next gulp on the device ahead of its
+ * submit, for a filter to change them there (the cleaning, gpu_clean.h):
+ * the first nkeep are those after the nout of the gulp submitted last,
+ * as the device holds them (filtered, padding and all), the next n come
+ * from raw + nkeep spectra.  The submit that follows copies only the
+ * spectra after these.  *dev gets the device address of the gulp's
+ * spectra and *stream (a cudaStream_t) the stream the copies are queued
+ * on, where the filter is to queue its work. */
+enum sps_err sps_gpu_dedisp_stage(struct sps_gpu_dedisp *plan,
+    const unsigned char *raw, size_t nkeep, size_t n, unsigned char **dev,
+    void **stream);
+
 /* Wait for the oldest queued gulp.  *kernel_ms, if not NULL, gets the
  * time of its dedispersion kernels alone. */
 enum sps_err sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan,

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanpass.h"
 #include "cleanstream.h"
+#include "dedisp_engine.h"
 #include "cli.h"
 #include "help.h"
 #include "killmask.h"
@@ -24,17 +26,19 @@ static const char usage_text[] =
     "                 [--iqrm SIGMA | --noiqrm] [--iqrm-radius N] "
     "[--hold N]\n"
     "                 [-k KILLFILE] [--zapchan LIST] [--mask FILE]\n"
-    "                 [--block N] [-b NBITS] [--report FILE] "
-    "[-o OUTPUT] [FILE]\n";
+    "                 [--block N] [-b NBITS] [--report FILE]\n"
+    "                 [--gpu [--device N] | --cpu] [-o OUTPUT] [FILE]\n";
 
 enum {
 	OPT_ZERODM = 256, OPT_ZDOT, OPT_CLIP, OPT_NOCLIP, OPT_CLIP_WIDTH,
 	OPT_SK, OPT_SK_N, OPT_IQRM, OPT_NOIQRM, OPT_IQRM_RADIUS, OPT_HOLD,
-	OPT_ZAPCHAN, OPT_MASK, OPT_BLOCK, OPT_REPORT, OPT_VERSION
+	OPT_ZAPCHAN, OPT_MASK, OPT_BLOCK, OPT_REPORT, OPT_VERSION, OPT_GPU,
+	OPT_CPU, OPT_DEVICE
 };
 
 struct options {
 	struct sps_clean_setup setup;
+	struct sps_clean_pass_opts pass;
 	const char	*input, *output, *killfile, *zapchan;
 	int		 nbits;		/* 0: the input's */
 	int		 quiet;
@@ -77,6 +81,12 @@ parse_option(int c, struct options *o)
 		    SPS_CLEAN_MIN_BLOCK, 1 << 24);
 		break;
 	case OPT_REPORT: o->setup.report = optarg; break;
+	case OPT_GPU: o->pass.engine = SPS_ENGINE_GPU; break;
+	case OPT_CPU: o->pass.engine = SPS_ENGINE_CPU; break;
+	case OPT_DEVICE:
+		o->pass.device = (int)cli_long(optarg, "--device", 0, 1024);
+		o->pass.engine = SPS_ENGINE_GPU;
+		break;
 	case OPT_VERSION: cli_version();
 	default:
 		fputs(usage_text, stderr);	/* getopt said what is wrong */
@@ -107,6 +117,9 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "block", required_argument, NULL, OPT_BLOCK },
 		{ "nbits", required_argument, NULL, 'b' },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "gpu", no_argument, NULL, OPT_GPU },
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -116,6 +129,7 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	sps_clean_setup_defaults(&o->setup);
+	o->pass.engine = SPS_ENGINE_ANY;
 	cli_long_hint(argc, argv, longopts);
 	while ((c = getopt_long(argc, argv, "hqk:b:o:", longopts, NULL)) !=
 	    -1) {
@@ -138,56 +152,35 @@ parse_options(int argc, char **argv, struct options *o)
 	o->input = cli_input(argc, argv, usage_text);
 }
 
-/* Up to n spectra, as many as the input has (a pipe gives fewer at a
- * time); SPS_EEOF with *got 0 at the end. */
-static enum sps_err
-read_block(struct sps_reader *r, float *buf, size_t n, size_t *got)
+static void
+progress(const struct sps_reader *r, uint64_t done)
 {
-	size_t part, width = sps_spectrum_values(&r->hdr);
-	enum sps_err e = SPS_OK;
-
-	*got = 0;
-	while (*got < n && (e = sps_reader_read(r, buf + *got * width,
-	    n - *got, &part)) == SPS_OK)
-		*got += part;
-	if (e == SPS_EEOF && *got > 0)
-		e = SPS_OK;
-	return e;
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
+		cli_progress(0, (double)done / (double)r->nsamples,
+		    (double)done * r->hdr.tsamp);
 }
 
 static void
-clean(struct sps_reader *r, struct sps_writer *w, struct sps_cleanstream *cs,
+summary(const struct sps_cleanstream *cs, const struct sps_clean_pass_info *in,
     const struct options *o)
 {
-	size_t block = o->setup.block, got;
-	int quiet = o->quiet || w->f == stdout;
-	struct sps_clean_block b;
-	uint64_t at = 0;
-	enum sps_err e;
-	float *buf;
-
-	if ((buf = malloc(block * (size_t)r->hdr.nchans * sizeof(float))) ==
-	    NULL)
-		err(1, NULL);
-	while ((e = read_block(r, buf, sps_cleanstream_begin(cs, at), &got)) ==
-	    SPS_OK) {
-		cli_check(sps_cleanstream_block(cs, at, buf, got, &b), NULL);
-		if (sps_writer_spectra(w, buf, got) != SPS_OK)
-			cli_output_fail(w);
-		at += got;
-		if (r->nsamples != SPS_NSAMPLES_UNKNOWN)
-			cli_progress(quiet, (double)at / (double)r->nsamples,
-			    (double)at * r->hdr.tsamp);
-	}
-	cli_progress_done(quiet);
-	if (e != SPS_EEOF)
-		cli_check_output(w, e, NULL);
-	free(buf);
+	if (o->quiet)
+		return;
+	sps_clean_report_summary(sps_cleanstream_report(cs), stderr,
+	    in->quantised);
+	if (in->on_gpu)
+		fprintf(stderr, "sps-clean: on GPU %d, %.2f s\n",
+		    o->pass.device, in->seconds);
+	else
+		fprintf(stderr, "sps-clean: on the CPU%s%s, %.2f s\n",
+		    in->note[0] != '\0' ? ": " : "", in->note, in->seconds);
 }
 
 int
 main(int argc, char **argv)
 {
+	struct sps_clean_pass_info info;
+	struct sps_clean_pass *pass;
 	struct sps_cleanstream *cs;
 	struct sps_header out_hdr;
 	struct options opt;
@@ -207,15 +200,21 @@ main(int argc, char **argv)
 	cli_check(sps_cleanstream_create(&cs, &r.hdr, &opt.setup, kill), NULL);
 	cli_check(sps_header_copy(&out_hdr, &r.hdr), NULL);
 	out_hdr.nbits = opt.nbits ? opt.nbits : sps_reader_value_nbits(&r);
+	opt.pass.on_progress = opt.quiet || opt.output == NULL ||
+	    strcmp(opt.output, "-") == 0 ? NULL : progress;
+	opt.pass.out_nbits = out_hdr.nbits;
+	cli_check(sps_clean_pass_open(&pass, &r, cs, &opt.pass), NULL);
 	cli_check(sps_writer_open(&w, opt.output), NULL);
 	if (sps_writer_header(&w, &out_hdr) != SPS_OK)
 		cli_output_fail(&w);
-	clean(&r, &w, cs, &opt);
+	cli_check_output(&w, sps_clean_pass_run(pass, &w), NULL);
+	if (opt.pass.on_progress != NULL)
+		cli_progress_done(0);
 	cli_check(sps_writer_close(&w), NULL);
 	cli_check(sps_cleanstream_close(cs), NULL);
-	if (!opt.quiet)
-		sps_clean_report_summary(sps_cleanstream_report(cs), stderr,
-		    w.nclipped);
+	sps_clean_pass_info(pass, &info);
+	summary(cs, &info, &opt);
+	sps_clean_pass_free(pass);
 	sps_cleanstream_free(cs);
 	free(kill);
 	sps_header_free(&out_hdr);

@@ -344,6 +344,10 @@ clean_args(char **cl, const struct options *o)
 
 	cli_sibling(cl, "sps-clean");
 	cli_arg(cl, "-q");
+	if (ro->dedisp.engine == SPS_ENGINE_CPU)
+		cli_arg(cl, "--cpu");
+	else if (ro->dedisp.engine == SPS_ENGINE_GPU)
+		cli_arg(cl, "--device=%d", ro->dedisp.device);
 	if (c->clip_sigma > 0) {
 		cli_arg(cl, "--clip=%.17g", c->clip_sigma);
 		cli_arg(cl, "--clip-width=%d", c->clip_width);
