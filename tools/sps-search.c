@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "candset.h"
+#include "cleanopts.h"
 #include "clock.h"
 #include "cli.h"
 #include "help.h"
@@ -25,6 +26,10 @@ static const char usage_text[] =
     "usage: sps-search [-q] [--dm LO HI [--dm_tol T] [--dm_pulse_width US]\n"
     "           | --plan FILE] [--scrunch] [-s SNR] [-a ALGORITHM] [-w SAMPLES]\n"
     "           [-k KILLFILE] [--ignorechan LIST] [-t THREADS]\n"
+    "           [--no-clean | [--zerodm | --zdot] [--clip SIGMA | --noclip]\n"
+    "           [--clip-width N] [--sk SIGMA] [--sk-n ND] [--iqrm SIGMA |\n"
+    "           --noiqrm] [--iqrm-radius N] [--hold N] [--mask FILE]\n"
+    "           [--clean-block N] [--clean-report FILE]]\n"
     "           [--gpu [--device N] | --cpu] [--pipe] [-o DIR] [FILE]\n";
 
 struct options {
@@ -37,7 +42,7 @@ struct options {
 	int		 pipe;
 	int		 quiet;
 	int		 no_clean;
-	struct sps_clean_setup clean;
+	struct cleanopts clean;	/* the input's cleaning, unless no_clean */
 	struct sps_searchrun_opts run;	/* the stages' settings */
 };
 
@@ -54,6 +59,9 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "algo", required_argument, NULL, OPT_ALGO },
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		CLEANOPTS_LONGOPTS,
+		{ "clean-block", required_argument, NULL, CLEANOPT_BLOCK },
+		{ "clean-report", required_argument, NULL, CLEANOPT_REPORT },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "dm", required_argument, NULL, OPT_DM },
@@ -91,7 +99,7 @@ parse_options(struct options *o, int argc, char **argv)
 	ro->search.threshold = SPS_SEARCH_THRESHOLD;
 	ro->search.outlier = SPS_SEARCH_OUTLIER;
 	sps_sift_defaults(&ro->sift);
-	sps_clean_setup_defaults(&o->clean);
+	cleanopts_init(&o->clean);
 	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "a:hk:o:qs:t:w:", longopts,
 	    NULL)) != -1) {
@@ -178,15 +186,20 @@ parse_options(struct options *o, int argc, char **argv)
 			    1e9);
 			break;
 		default:
-			cli_usage(usage_text, 2);
+			if (!cleanopts_parse(&o->clean, ch, optarg, longopts,
+			    usage_text))
+				cli_usage(usage_text, 2);
 		}
 	}
 	o->input = cli_input(argc, argv, usage_text);
 	if (o->range && o->plan_file != NULL)
 		cli_usage_error(usage_text, "give --dm LO HI or --plan FILE, "
 		    "not both");
+	if (o->no_clean && o->clean.first != NULL)
+		cli_usage_error(usage_text, "--no-clean and --%s: no cleaning "
+		    "to set", o->clean.first);
 	ro->search.nthreads = ro->dedisp.plan.nthreads;
-	ro->dedisp.clean = o->no_clean ? NULL : &o->clean;
+	ro->dedisp.clean = o->no_clean ? NULL : &o->clean.setup;
 	ro->sift.peaks.threshold = ro->search.threshold;
 	if (sps_boxcar_plan_make(&p, ro->search.algorithm, 1) != SPS_OK)
 		cli_usage_error(usage_text, "-a %s: %s", ro->search.algorithm,
@@ -339,35 +352,11 @@ stage_args(char **dd, char **bx, const struct options *o)
 static void
 clean_args(char **cl, const struct options *o)
 {
-	const struct sps_clean_options *c = &o->clean.o;
 	const struct sps_searchrun_opts *ro = &o->run;
 
 	cli_sibling(cl, "sps-clean");
 	cli_arg(cl, "-q");
-	if (c->clip_sigma > 0) {
-		cli_arg(cl, "--clip=%.17g", c->clip_sigma);
-		cli_arg(cl, "--clip-width=%d", c->clip_width);
-	} else
-		cli_arg(cl, "--noclip");
-	if (c->iqrm_sigma > 0)
-		cli_arg(cl, "--iqrm=%.17g", c->iqrm_sigma);
-	else
-		cli_arg(cl, "--noiqrm");
-	if (c->iqrm_radius > 0)
-		cli_arg(cl, "--iqrm-radius=%d", c->iqrm_radius);
-	if (c->sk_sigma > 0) {
-		cli_arg(cl, "--sk=%.17g", c->sk_sigma);
-		cli_arg(cl, "--sk-n=%.17g", c->sk_nd);
-	}
-	cli_arg(cl, "--hold=%d", c->hold);
-	if (c->zerodm != SPS_ZERODM_NONE)
-		cli_arg(cl, c->zerodm == SPS_ZERODM_MEAN ? "--zerodm" :
-		    "--zdot");
-	cli_arg(cl, "--block=%zu", o->clean.block);
-	if (o->clean.maskfile != NULL)
-		cli_arg(cl, "--mask=%s", o->clean.maskfile);
-	if (o->clean.report != NULL)
-		cli_arg(cl, "--report=%s", o->clean.report);
+	cleanopts_args(cl, &o->clean.setup);
 	if (ro->killfile != NULL)
 		cli_arg(cl, "--killmask=%s", ro->killfile);
 	if (ro->ignorechan != NULL)
