@@ -158,7 +158,7 @@ main(int argc, char **argv)
 	cli_check(sps_cleanstream_close(cs), NULL);
 	if (!opt.quiet)
 		sps_clean_report_summary(sps_cleanstream_report(cs), stderr,
-		    w.nclipped);
+		    "sps-clean", w.nclipped, out_hdr.nbits);
 	sps_cleanstream_free(cs);
 	free(kill);
 	sps_header_free(&out_hdr);

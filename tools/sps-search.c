@@ -18,6 +18,7 @@
 #include "help.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "psrfits.h"
 #include "reader.h"
 #include "searchrun.h"
 #include "unfinished.h"
@@ -208,10 +209,23 @@ parse_options(struct options *o, int argc, char **argv)
 
 /* ---- the search in one process ---- */
 
+/* What the cleaning did, as sps-clean's summary says it. */
 static void
-report(const struct sps_searchrun *run, const struct sps_header *h,
+cleaning_report(const struct sps_searchrun_info *in,
+    const struct sps_reader *r)
+{
+	if (in->cleaning == NULL)
+		return;
+	sps_clean_report_summary(sps_cleanstream_report(in->cleaning), stderr,
+	    "sps-search: cleaning", sps_cleanstream_quantised(in->cleaning),
+	    sps_reader_value_nbits(r));
+}
+
+static void
+report(const struct sps_searchrun *run, const struct sps_reader *r,
     uint64_t ncand, double seconds, double span)
 {
+	const struct sps_header *h = &r->hdr;
 	struct sps_searchrun_info in;
 	double adds, kernels;
 
@@ -222,6 +236,7 @@ report(const struct sps_searchrun *run, const struct sps_header *h,
 	    "GPU" : "CPU", in.search_on_gpu ? "GPU" : "CPU",
 	    (unsigned long long)in.events, (unsigned long long)ncand,
 	    seconds, span / seconds);
+	cleaning_report(&in, r);
 	if (!in.dedisp.on_gpu) {
 		fprintf(stderr, "sps-search: set-up %.2f s\n", in.setup);
 		if (in.note != NULL)
@@ -291,7 +306,7 @@ run_fused(const struct options *o)
 	cli_check(sps_candset_close(&out), NULL);
 	sps_trace("candidates written");
 	if (!o->quiet)
-		report(run, &r.hdr, ncand, cli_now() - start, r.position *
+		report(run, &r, ncand, cli_now() - start, r.position *
 		    r.hdr.tsamp);
 	sps_searchrun_free(run);
 	sps_plan_free(&plan);
