@@ -99,21 +99,21 @@ sps_clean_report_close(struct sps_clean_report *rep)
 
 void
 sps_clean_report_summary(const struct sps_clean_report *rep, FILE *f,
-    unsigned long long quantised)
+    const char *prefix, unsigned long long quantised, int nbits)
 {
 	double samples = (double)rep->spectra * rep->nchans;
 
-	fprintf(f, "sps-clean: %llu spectra in %llu blocks: %.3f%% of "
-	    "samples replaced, %llu spectra clipped\n",
+	fprintf(f, "%s: %llu spectra in %llu blocks: %.3f%% of "
+	    "samples replaced, %llu spectra clipped\n", prefix,
 	    (unsigned long long)rep->spectra, (unsigned long long)rep->blocks,
 	    samples > 0 ? 100.0 * (double)rep->replaced / samples : 0.0,
 	    (unsigned long long)rep->clipped);
 	if (rep->blocks > 0)
-		fprintf(f, "sps-clean: channels masked per block: mean %.1f, "
-		    "min %d, max %d of %d\n", (double)rep->masked_sum /
+		fprintf(f, "%s: channels masked per block: mean %.1f, "
+		    "min %d, max %d of %d\n", prefix, (double)rep->masked_sum /
 		    (double)rep->blocks, rep->masked_min, rep->masked_max,
 		    rep->nchans);
 	if (quantised > 0)
-		fprintf(f, "sps-clean: %llu values clipped to the output's "
-		    "range\n", quantised);
+		fprintf(f, "%s: %llu values clipped to the range of %d "
+		    "bits\n", prefix, quantised, nbits);
 }

@@ -33,9 +33,10 @@ enum sps_err sps_clean_report_block(struct sps_clean_report *rep,
 /* Finish the file (renamed into place). */
 enum sps_err sps_clean_report_close(struct sps_clean_report *rep);
 
-/* The totals as lines "sps-clean: ..." on f; quantised counts the values
- * clipped to the output's range. */
+/* The totals as lines "PREFIX: ..." on f (prefix "sps-clean", or
+ * "sps-search: cleaning"); quantised counts the values clipped to the
+ * range of nbits bits. */
 void sps_clean_report_summary(const struct sps_clean_report *rep, FILE *f,
-    unsigned long long quantised);
+    const char *prefix, unsigned long long quantised, int nbits);
 
 #endif

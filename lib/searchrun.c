@@ -167,6 +167,7 @@ sps_searchrun_info(const struct sps_searchrun *s,
 	sps_search_stats(s->search, &info->search);
 	info->setup = s->setup;
 	info->note = s->note[0] != '\0' ? s->note : NULL;
+	info->cleaning = sps_dedisp_engine_cleaning(s->eng);
 }
 
 /* The events the search has found, to the sifting as text gives them

@@ -68,6 +68,8 @@ struct sps_searchrun_info {
 	double				setup;	/* s, engines made */
 	const char			*note;	/* why not on the GPU, or
 						 * NULL */
+	const struct sps_cleanstream	*cleaning;	/* the input's, NULL:
+							 * not cleaned */
 };
 void sps_searchrun_info(const struct sps_searchrun *s,
     struct sps_searchrun_info *info);

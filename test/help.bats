@@ -23,12 +23,17 @@ programs() {
 }
 
 # The long options a program accepts, one a line: the names in the
-# struct option arrays of tools/sps-NAME.c, or the --NAME) cases of a
+# struct option arrays of tools/sps-NAME.c (and of the cleaning options
+# in tools/cleanopts.h, where it takes them), or the --NAME) cases of a
 # script.
 long_options() {
-	if [ -f "$top/tools/$1.c" ]; then
+	local src=$top/tools/$1.c
+
+	if [ -f "$src" ]; then
+		grep -q CLEANOPTS_LONGOPTS "$src" && src="$src $top/tools/cleanopts.h"
+		# shellcheck disable=SC2086
 		sed -nE 's/^[[:space:]]*\{ "([^"]+)", (no|required|optional)_argument,.*/\1/p' \
-		    "$top/tools/$1.c"
+		    $src
 	else
 		sed -nE 's/^[[:space:]]*(-[a-z]\|)?--([a-z_-]+)\).*/\2/p' \
 		    "$top/scripts/$1"

@@ -380,7 +380,9 @@ found() {
 	    /dev/null >"$d/quiet"
 	run grep -c '%' "$d/quiet"
 	assert_output 0
+	# the summary's cleaning line has a percentage, not a progress line
 	SPS_PROGRESS_EVERY=0 sps-search --dm 0 600 "$sample" 2>"$d/err" >/dev/null
-	run grep -c '%' "$d/err"
+	run grep -cE 'sps-search: [0-9]+% \(' "$d/err"
 	assert_output 0
+	grep -q '% of samples replaced' "$d/err" || fail "$(cat "$d/err")"
 }

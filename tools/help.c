@@ -27,38 +27,43 @@ const char help_boxcar[] =
 "  -h, --help                 this help\n"
 "  --version                  the version\n";
 
+/* The cleaning options of sps-clean and sps-search (cleanopts.h). */
+#define HELP_CLEANING \
+"  --zerodm                   take off the zero-DM signal, bandpass-weighted\n" \
+"                             (PRESTO's -zerodm; default off)\n" \
+"  --zdot                     take off each channel's fit to the zero-DM\n" \
+"                             signal (Men et al. 2019; default off)\n" \
+"  --clip SIGMA               replace spectra whose zero-DM S/N at a width of\n" \
+"                             1, 2, 4, ... spectra exceeds SIGMA (default 6)\n" \
+"  --noclip                   no clipping\n" \
+"  --clip-width N             widest clipping window, spectra (default 32)\n" \
+"  --sk SIGMA                 mask channels whose spectral kurtosis is SIGMA\n" \
+"                             from the band's (default off)\n" \
+"  --sk-n ND                  N d of the SK estimator (default 1)\n" \
+"  --iqrm SIGMA               IQRM threshold on the channels' rms (default 5)\n" \
+"  --noiqrm                   no IQRM\n" \
+"  --iqrm-radius N            IQRM's widest lag, channels (default nchans/10)\n" \
+"  --hold N                   blocks a flagged channel stays masked once it\n" \
+"                             is clear (default 2)\n" \
+"  --mask FILE                apply a PRESTO rfifind .mask file\n"
+
 const char help_clean[] =
-"  --zerodm               take off the zero-DM signal, bandpass-weighted\n"
-"                         (PRESTO's -zerodm; default off)\n"
-"  --zdot                 take off each channel's fit to the zero-DM signal\n"
-"                         (Men et al. 2019; default off)\n"
-"  --clip SIGMA           replace spectra whose zero-DM S/N at a width of\n"
-"                         1, 2, 4, ... spectra exceeds SIGMA (default 6)\n"
-"  --noclip               no clipping\n"
-"  --clip-width N         widest clipping window, spectra (default 32)\n"
-"  --sk SIGMA             mask channels whose spectral kurtosis is SIGMA\n"
-"                         from the band's (default off)\n"
-"  --sk-n ND              N d of the SK estimator (default 1)\n"
-"  --iqrm SIGMA           IQRM threshold on the channels' rms (default 5)\n"
-"  --noiqrm               no IQRM\n"
-"  --iqrm-radius N        IQRM's widest lag, channels (default nchans/10)\n"
-"  --hold N               blocks a flagged channel stays masked once it is\n"
-"                         clear (default 2)\n"
-"  -k, --killmask KILLFILE  leave out the channels KILLFILE marks with 0\n"
-"  --zapchan LIST         mask the channels of LIST (PRESTO's numbers, from\n"
-"                         the lowest frequency), e.g. 0:15,100\n"
-"  --ignorechan LIST      the same as --zapchan\n"
-"  --mask FILE            apply a PRESTO rfifind .mask file\n"
-"  --block N              spectra per block (default 4096)\n"
-"  -b, --nbits NBITS      bits per output value (default: the input's)\n"
-"  --report FILE          a line per block: spectra clipped, channels masked\n"
-"  --gpu                  on the GPU; none usable is an error\n"
-"  --device N             the CUDA device (default 0); implies --gpu\n"
-"  --cpu                  on the CPU (default: the GPU if usable)\n"
-"  -o, --output OUTPUT    write to OUTPUT (default: the standard output)\n"
-"  -q, --quiet            no progress or summary on the standard error\n"
-"  -h, --help             this help\n"
-"  --version              the version\n";
+HELP_CLEANING
+"  -k, --killmask KILLFILE    leave out the channels KILLFILE marks with 0\n"
+"  --zapchan LIST             mask the channels of LIST (PRESTO's numbers,\n"
+"                             from the lowest frequency), e.g. 0:15,100\n"
+"  --ignorechan LIST          the same as --zapchan\n"
+"  --block N                  spectra per block (default 4096)\n"
+"  -b, --nbits NBITS          bits per output value (default: the input's)\n"
+"  --report FILE              a line per block: spectra clipped, channels\n"
+"                             masked\n"
+"  --gpu                      on the GPU; none usable is an error\n"
+"  --device N                 the CUDA device (default 0); implies --gpu\n"
+"  --cpu                      on the CPU (default: the GPU if usable)\n"
+"  -o, --output OUTPUT        write to OUTPUT (default: the standard output)\n"
+"  -q, --quiet                no progress or summary on the standard error\n"
+"  -h, --help                 this help\n"
+"  --version                  the version\n";
 
 const char help_cornerturn[] =
 "  --to channel|time|dm  the order to write (default: the input's other\n"
@@ -271,8 +276,12 @@ const char help_search[] =
 "  -k, --killmask KILLFILE    Heimdall's channel kill file\n"
 "  --ignorechan LIST          leave out the channels of LIST (PRESTO's\n"
 "                             numbers, from the lowest frequency)\n"
-"  --no-clean                 no interference excision (default: sps-clean's\n"
-"                             defaults, on the way)\n"
+"  --no-clean                 no interference excision (default: cleaned as\n"
+"                             sps-clean would, with the options below)\n"
+HELP_CLEANING
+"  --clean-block N            spectra per cleaning block (default 4096)\n"
+"  --clean-report FILE        a line per cleaning block: spectra clipped,\n"
+"                             channels masked\n"
 "  -t, --threads THREADS      threads (default: every CPU)\n"
 "  --gpu                      on the GPU; none usable is an error\n"
 "  --device N                 the CUDA device (default 0); implies --gpu\n"

@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "candset.h"
+#include "cleanopts.h"
 #include "clock.h"
 #include "cli.h"
 #include "help.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "psrfits.h"
 #include "reader.h"
 #include "searchrun.h"
 #include "unfinished.h"
@@ -25,6 +27,10 @@ static const char usage_text[] =
     "usage: sps-search [-q] [--dm LO HI [--dm_tol T] [--dm_pulse_width US]\n"
     "           | --plan FILE] [--scrunch] [-s SNR] [-a ALGORITHM] [-w SAMPLES]\n"
     "           [-k KILLFILE] [--ignorechan LIST] [-t THREADS]\n"
+    "           [--no-clean | [--zerodm | --zdot] [--clip SIGMA | --noclip]\n"
+    "           [--clip-width N] [--sk SIGMA] [--sk-n ND] [--iqrm SIGMA |\n"
+    "           --noiqrm] [--iqrm-radius N] [--hold N] [--mask FILE]\n"
+    "           [--clean-block N] [--clean-report FILE]]\n"
     "           [--gpu [--device N] | --cpu] [--pipe] [-o DIR] [FILE]\n";
 
 struct options {
@@ -37,7 +43,7 @@ struct options {
 	int		 pipe;
 	int		 quiet;
 	int		 no_clean;
-	struct sps_clean_setup clean;
+	struct cleanopts clean;	/* the input's cleaning, unless no_clean */
 	struct sps_searchrun_opts run;	/* the stages' settings */
 };
 
@@ -54,6 +60,9 @@ parse_options(struct options *o, int argc, char **argv)
 		{ "algo", required_argument, NULL, OPT_ALGO },
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		CLEANOPTS_LONGOPTS,
+		{ "clean-block", required_argument, NULL, CLEANOPT_BLOCK },
+		{ "clean-report", required_argument, NULL, CLEANOPT_REPORT },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "dm", required_argument, NULL, OPT_DM },
@@ -91,7 +100,7 @@ parse_options(struct options *o, int argc, char **argv)
 	ro->search.threshold = SPS_SEARCH_THRESHOLD;
 	ro->search.outlier = SPS_SEARCH_OUTLIER;
 	sps_sift_defaults(&ro->sift);
-	sps_clean_setup_defaults(&o->clean);
+	cleanopts_init(&o->clean);
 	cli_long_hint(argc, argv, longopts);
 	while ((ch = getopt_long(argc, argv, "a:hk:o:qs:t:w:", longopts,
 	    NULL)) != -1) {
@@ -178,15 +187,20 @@ parse_options(struct options *o, int argc, char **argv)
 			    1e9);
 			break;
 		default:
-			cli_usage(usage_text, 2);
+			if (!cleanopts_parse(&o->clean, ch, optarg, longopts,
+			    usage_text))
+				cli_usage(usage_text, 2);
 		}
 	}
 	o->input = cli_input(argc, argv, usage_text);
 	if (o->range && o->plan_file != NULL)
 		cli_usage_error(usage_text, "give --dm LO HI or --plan FILE, "
 		    "not both");
+	if (o->no_clean && o->clean.first != NULL)
+		cli_usage_error(usage_text, "--no-clean and --%s: no cleaning "
+		    "to set", o->clean.first);
 	ro->search.nthreads = ro->dedisp.plan.nthreads;
-	ro->dedisp.clean = o->no_clean ? NULL : &o->clean;
+	ro->dedisp.clean = o->no_clean ? NULL : &o->clean.setup;
 	ro->sift.peaks.threshold = ro->search.threshold;
 	if (sps_boxcar_plan_make(&p, ro->search.algorithm, 1) != SPS_OK)
 		cli_usage_error(usage_text, "-a %s: %s", ro->search.algorithm,
@@ -195,10 +209,23 @@ parse_options(struct options *o, int argc, char **argv)
 
 /* ---- the search in one process ---- */
 
+/* What the cleaning did, as sps-clean's summary says it. */
 static void
-report(const struct sps_searchrun *run, const struct sps_header *h,
+cleaning_report(const struct sps_searchrun_info *in,
+    const struct sps_reader *r)
+{
+	if (in->cleaning == NULL)
+		return;
+	sps_clean_report_summary(sps_cleanstream_report(in->cleaning), stderr,
+	    "sps-search: cleaning", sps_cleanstream_quantised(in->cleaning),
+	    sps_reader_value_nbits(r));
+}
+
+static void
+report(const struct sps_searchrun *run, const struct sps_reader *r,
     uint64_t ncand, double seconds, double span)
 {
+	const struct sps_header *h = &r->hdr;
 	struct sps_searchrun_info in;
 	double adds, kernels;
 
@@ -209,6 +236,7 @@ report(const struct sps_searchrun *run, const struct sps_header *h,
 	    "GPU" : "CPU", in.search_on_gpu ? "GPU" : "CPU",
 	    (unsigned long long)in.events, (unsigned long long)ncand,
 	    seconds, span / seconds);
+	cleaning_report(&in, r);
 	if (!in.dedisp.on_gpu) {
 		fprintf(stderr, "sps-search: set-up %.2f s\n", in.setup);
 		if (in.note != NULL)
@@ -278,7 +306,7 @@ run_fused(const struct options *o)
 	cli_check(sps_candset_close(&out), NULL);
 	sps_trace("candidates written");
 	if (!o->quiet)
-		report(run, &r.hdr, ncand, cli_now() - start, r.position *
+		report(run, &r, ncand, cli_now() - start, r.position *
 		    r.hdr.tsamp);
 	sps_searchrun_free(run);
 	sps_plan_free(&plan);
@@ -339,7 +367,6 @@ stage_args(char **dd, char **bx, const struct options *o)
 static void
 clean_args(char **cl, const struct options *o)
 {
-	const struct sps_clean_options *c = &o->clean.o;
 	const struct sps_searchrun_opts *ro = &o->run;
 
 	cli_sibling(cl, "sps-clean");
@@ -348,30 +375,7 @@ clean_args(char **cl, const struct options *o)
 		cli_arg(cl, "--cpu");
 	else if (ro->dedisp.engine == SPS_ENGINE_GPU)
 		cli_arg(cl, "--device=%d", ro->dedisp.device);
-	if (c->clip_sigma > 0) {
-		cli_arg(cl, "--clip=%.17g", c->clip_sigma);
-		cli_arg(cl, "--clip-width=%d", c->clip_width);
-	} else
-		cli_arg(cl, "--noclip");
-	if (c->iqrm_sigma > 0)
-		cli_arg(cl, "--iqrm=%.17g", c->iqrm_sigma);
-	else
-		cli_arg(cl, "--noiqrm");
-	if (c->iqrm_radius > 0)
-		cli_arg(cl, "--iqrm-radius=%d", c->iqrm_radius);
-	if (c->sk_sigma > 0) {
-		cli_arg(cl, "--sk=%.17g", c->sk_sigma);
-		cli_arg(cl, "--sk-n=%.17g", c->sk_nd);
-	}
-	cli_arg(cl, "--hold=%d", c->hold);
-	if (c->zerodm != SPS_ZERODM_NONE)
-		cli_arg(cl, c->zerodm == SPS_ZERODM_MEAN ? "--zerodm" :
-		    "--zdot");
-	cli_arg(cl, "--block=%zu", o->clean.block);
-	if (o->clean.maskfile != NULL)
-		cli_arg(cl, "--mask=%s", o->clean.maskfile);
-	if (o->clean.report != NULL)
-		cli_arg(cl, "--report=%s", o->clean.report);
+	cleanopts_args(cl, &o->clean.setup);
 	if (ro->killfile != NULL)
 		cli_arg(cl, "--killmask=%s", ro->killfile);
 	if (ro->ignorechan != NULL)
