@@ -88,6 +88,8 @@ sps_cleanstream_free(struct sps_cleanstream *cs)
 		return;
 	if (cs->have_rfi)
 		sps_rfimask_free(&cs->rfi);
+	if (cs->report.have_file)	/* not finished: no file */
+		sps_writer_abort(&cs->report.w);
 	sps_clean_free(cs->engine);
 	free(cs->kill), free(cs->now), free(cs->presto);
 	free(cs->buf), free(cs->packed);

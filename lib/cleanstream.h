@@ -42,6 +42,7 @@ struct sps_cleanstream;
 enum sps_err sps_cleanstream_create(struct sps_cleanstream **cs,
     const struct sps_header *h, const struct sps_clean_setup *s,
     const unsigned char *kill);
+/* Freed before sps_cleanstream_close, the report file is removed. */
 void sps_cleanstream_free(struct sps_cleanstream *cs);
 
 /* The block that starts at spectrum at (the blocks follow each other
