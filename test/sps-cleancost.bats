@@ -27,7 +27,7 @@ setup() {
 	run -0 cat "$BATS_FILE_TMPDIR/grid.txt"
 	assert_line --index 0 --regexp '^ +DM +sweep +width +raw +default +ratio +noclip,zerodm +ratio$'
 	[ "${#lines[@]}" -eq 7 ] || fail "$output"
-	# DM, width in grid order; sweep = 4.148808e3 DM (1244.5^-2 - 1500^-2)
+	# DM, width in grid order; sweep = 4.148808e3 DM (1245^-2 - 1500^-2)
 	# / 64e-6 (256 channels of -1 MHz from 1500 MHz)
 	run -0 awk 'NR > 1 { printf "%s %s %s %d\n", $1, $2, $3, NF }' \
 	    "$BATS_FILE_TMPDIR/grid.txt"
