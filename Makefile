@@ -77,7 +77,7 @@ LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels
 LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o
 BINS = $(TOOLS:%=tools/sps-%)
-SCRIPTS = scripts/sps-completeness
+SCRIPTS = scripts/sps-completeness scripts/sps-cleancost
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)

@@ -20,6 +20,7 @@ programs() {
 		echo "${f%.c}"
 	done
 	echo sps-completeness
+	echo sps-cleancost
 }
 
 # The long options a program accepts, one a line: the names in the
@@ -120,6 +121,7 @@ bad_arguments() {
 	sps-search) printf '%s\n' 'a.fil b.fil' ;;
 	sps-tscrunch) printf '%s\n' '-n 3' ;;
 	sps-completeness) printf '%s\n' '-q' ;;
+	sps-cleancost) printf '%s\n' '--trials 0' ;;
 	*) return 1 ;;
 	esac
 }
