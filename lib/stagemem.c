@@ -5,6 +5,7 @@
 
 #include "dedisp_out.h"
 #include "dmtime.h"
+#include "searchrun.h"
 #include "stagemem.h"
 
 static const char *const names[SPS_NSTAGES] = {
@@ -66,6 +67,7 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
     uint64_t nsamples, const struct sps_header *dmt,
     const struct sps_stagemem_opts *o, int gpu, struct sps_stagemem *m)
 {
+	struct sps_stagemem_opts fo = *o;
 	struct sps_dedisp_memory dd, fused;
 	struct sps_search_memory bx, fs;
 	size_t block = nsamples < m->block ? (size_t)nsamples : m->block;
@@ -75,7 +77,8 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	int i;
 
 	dedisp_memory(cpu, h, nsamples, o, gpu, 0, &dd);
-	dedisp_memory(cpu, h, nsamples, o, gpu, gpu, &fused);
+	fo.dedisp.block = sps_searchrun_block(o->dedisp.block, gpu);
+	dedisp_memory(cpu, h, nsamples, &fo, gpu, gpu, &fused);
 	if ((e = search_memory(h, dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
 	    SPS_OK ||
 	    (e = search_memory(h, dmt, nsamples, o, m->block, gpu, gpu, &fs)) !=
