@@ -28,6 +28,7 @@ sps_stagemem_defaults(struct sps_stagemem_opts *o)
 	o->search.max_width = SPS_SEARCH_WIDTH;
 	o->search.threshold = SPS_SEARCH_THRESHOLD;
 	o->search.outlier = SPS_SEARCH_OUTLIER;
+	sps_clean_setup_defaults(&o->clean);
 }
 
 /* The dedispersion engine of plan cpu on the CPU (gpu 0) or a GPU, its
@@ -78,6 +79,7 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 
 	dedisp_memory(cpu, h, nsamples, o, gpu, 0, &dd);
 	fo.dedisp.block = sps_searchrun_block(o->dedisp.block, gpu);
+	fo.dedisp.clean = &o->clean;
 	dedisp_memory(cpu, h, nsamples, &fo, gpu, gpu, &fused);
 	if ((e = search_memory(h, dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
 	    SPS_OK ||

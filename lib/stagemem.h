@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cleanstream.h"
 #include "dedisp_engine.h"
 #include "error.h"
 #include "header.h"
@@ -46,6 +47,8 @@ struct sps_stagemem_opts {
 	struct sps_dedisp_engine_opts	 dedisp;	/* block, algorithm,
 							 * threads */
 	struct sps_search_opts		 search;
+	struct sps_clean_setup		 clean;		/* sps-search's
+							 * cleaning */
 };
 
 struct sps_stagemem {
