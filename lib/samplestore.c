@@ -169,25 +169,31 @@ open_block(struct sps_samplestore *s, float first)
 }
 
 /* d = x - base in 16 bits; whether base + d gives every x back, bit for
- * bit (a value out of range, not whole, not finite or a negative zero
- * does not). */
+ * bit, as unpack computes it (a value out of range, not whole, not
+ * finite or a negative zero does not). */
 static int
 pack(const float *restrict x, size_t n, float base, int16_t *restrict d)
 {
-	uint32_t differ = 0, a, b;
+	uint32_t differ = 0, a, b, u;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		float q = x[i] - base, back;
-		int32_t v;
+		float q = x[i] - base, r, back;
+		float keep = (q >= -32768.0f) & (q <= 32767.0f) ? 1.0f : 0.0f;
+		int16_t v;
 
-		q = q >= -32768.0f && q <= 32767.0f ? q : 0.0f;
-		v = (int32_t)q;
+		/* q rounded, in the low bits of 1.5 2^23 + q (a step of 1
+		 * there), with no conversion that might trap, so that the
+		 * loop runs in vectors; a q out of range gives a v that
+		 * the test refuses */
+		r = q * keep + 12582912.0f;
+		memcpy(&u, &r, sizeof(u));
+		v = (int16_t)(u - 0x4b400000u);
 		back = base + (float)v;
 		memcpy(&a, &back, sizeof(a));
 		memcpy(&b, &x[i], sizeof(b));
 		differ |= a ^ b;
-		d[i] = (int16_t)v;
+		d[i] = v;
 	}
 	return differ == 0;
 }

@@ -33,6 +33,11 @@ series(void)
 	x[50000] = NAN;
 	x[50001] = INFINITY;
 	x[50002] = -0.0f;
+	/* blocks (of 64 and 512 samples here) that begin with NaN, which
+	 * follows, with infinity and with a negative zero */
+	x[50176] = x[50177] = NAN;
+	x[50688] = x[50689] = INFINITY;
+	x[51200] = x[51201] = -0.0f;
 	x[70000] = 0.0f;		/* far from its neighbours */
 	x[90000] = 1e30f;
 	for (i = 120000; i < 126000; i++)
