@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "noise.h"
+#include "samplestore.h"
 
 #define RING		1024	/* decimated sums kept per power of two */
 #define RING_MIN	32	/* sums needed before a ratio is measured */
@@ -17,14 +18,13 @@ struct ring {
 
 struct sps_noise {
 	struct sps_noise_opts o;
-	float	*raw;		/* samples from rstart at raw + roff, not yet
-				 * in a window */
-	size_t	 roff, rlen, rcap;
+	struct sps_samplestore *held;	/* samples from rstart, not yet in
+					 * a window */
 	uint64_t rstart;
 	int	 finished;
 	int	 have_prev;	/* the window before: centre and mean */
 	double	 prev_centre, prev_mean, prev_sigma;
-	int	 have_next;	/* mean of the segment after raw's first */
+	int	 have_next;	/* mean of the segment after the first held */
 	double	 next_mean;
 	size_t	 next_len;
 	int	 nlevels;	/* powers of two 1 .. 2^nlevels */
@@ -36,6 +36,8 @@ struct sps_noise {
 /* What a window needs only while it is made: the same for every trial
  * of a thread. */
 struct sps_noise_work {
+	float	*x;		/* the window being made */
+	size_t	 xcap;
 	float	*dec;		/* decimated sums */
 	size_t	 dcap;
 	float	*scale;
@@ -57,36 +59,17 @@ levels(int max_width)
 	return k;
 }
 
-/* Room for need samples not yet in a window: an eighth more than need,
- * not double (the buffer's steady size is held by every trial), but no
- * more than two windows when need fits in them: fed no more than
- * sps_noise_room at a time, the buffer holds two windows at most. */
-static size_t
-raw_room(size_t need, size_t window)
-{
-	size_t room = need + need / 8;
-
-	return need <= 2 * window && room > 2 * window ? 2 * window : room;
-}
-
-/* The samples' buffer in whole pages and one more: it has no slack, and
- * the allocator maps buffers so large by pages, with a header. */
-static size_t
-in_pages(size_t bytes)
-{
-	return (bytes / 4096 + 2) * 4096;
-}
-
 size_t
-sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total)
+sps_noise_bytes(const struct sps_noise_opts *o, size_t push, size_t total,
+    int packed)
 {
 	size_t k = (size_t)levels(o->max_width);
-	size_t raw = 2 * o->window + push;
+	size_t held = 2 * o->window + push;
 
-	if (total > 0 && total < raw)
-		raw = total;
-	return sizeof(struct sps_noise) + in_pages(raw_room(raw, o->window) *
-	    sizeof(float)) + (k + 2) * sizeof(double) + (k > 0 ? k : 1) *
+	if (total > 0 && total < held)
+		held = total;
+	return sizeof(struct sps_noise) + sps_samplestore_bytes(2 * o->window,
+	    held, packed) + (k + 2) * sizeof(double) + (k > 0 ? k : 1) *
 	    sizeof(struct ring);
 }
 
@@ -95,8 +78,8 @@ sps_noise_work_bytes(const struct sps_noise_opts *o)
 {
 	size_t w = (size_t)o->max_width + 1;
 
-	return sizeof(struct sps_noise_work) + (o->window / 2 + 1) *
-	    sizeof(float) + w * (3 * sizeof(float) + sizeof(int));
+	return sizeof(struct sps_noise_work) + (o->window + o->window / 2 +
+	    1) * sizeof(float) + w * (3 * sizeof(float) + sizeof(int));
 }
 
 enum sps_err
@@ -119,6 +102,7 @@ sps_noise_work_free(struct sps_noise_work *w)
 {
 	if (w == NULL)
 		return;
+	free(w->x);
 	free(w->dec);
 	free(w->scale);
 	free(w->wk);
@@ -134,6 +118,12 @@ sps_noise_work_reserve(struct sps_noise_work *w,
 	size_t dn = o->window / 2 + 1, wn = (size_t)o->max_width + 1;
 	void *p;
 
+	if (o->window > w->xcap) {
+		if ((p = realloc(w->x, o->window * sizeof(float))) == NULL)
+			return sps_fail(SPS_ENOMEM, "out of memory");
+		w->x = p;
+		w->xcap = o->window;
+	}
 	if (dn > w->dcap) {
 		if ((p = realloc(w->dec, dn * sizeof(float))) == NULL)
 			return sps_fail(SPS_ENOMEM, "out of memory");
@@ -190,7 +180,8 @@ sps_noise_create(struct sps_noise **nzp, const struct sps_noise_opts *o)
 	nz->nlevels = k = levels(o->max_width);
 	nz->ratio = malloc(((size_t)k + 2) * sizeof(double));
 	nz->ring = calloc(k > 0 ? (size_t)k : 1, sizeof(struct ring));
-	if (nz->ratio == NULL || nz->ring == NULL) {
+	if (nz->ratio == NULL || nz->ring == NULL ||
+	    sps_samplestore_create(&nz->held, 2 * o->window) != SPS_OK) {
 		sps_noise_free(nz);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
@@ -205,7 +196,7 @@ sps_noise_free(struct sps_noise *nz)
 {
 	if (nz == NULL)
 		return;
-	free(nz->raw);
+	sps_samplestore_free(nz->held);
 	free(nz->ratio);
 	free(nz->ring);
 	free(nz);
@@ -214,30 +205,15 @@ sps_noise_free(struct sps_noise *nz)
 size_t
 sps_noise_room(const struct sps_noise *nz)
 {
-	size_t two = 2 * nz->o.window;
+	size_t two = 2 * nz->o.window, len = sps_samplestore_len(nz->held);
 
-	return nz->finished || nz->rlen >= two ? 0 : two - nz->rlen;
+	return nz->finished || len >= two ? 0 : two - len;
 }
 
 enum sps_err
 sps_noise_push(struct sps_noise *nz, const float *x, size_t n)
 {
-	if (nz->roff > 0 && nz->roff + nz->rlen + n > nz->rcap) {
-		memmove(nz->raw, nz->raw + nz->roff, nz->rlen * sizeof(float));
-		nz->roff = 0;
-	}
-	if (nz->rlen + n > nz->rcap) {
-		size_t cap = raw_room(nz->rlen + n, nz->o.window);
-		float *p;
-
-		if ((p = realloc(nz->raw, cap * sizeof(float))) == NULL)
-			return sps_fail(SPS_ENOMEM, "out of memory");
-		nz->raw = p;
-		nz->rcap = cap;
-	}
-	memcpy(nz->raw + nz->roff + nz->rlen, x, n * sizeof(float));
-	nz->rlen += n;
-	return SPS_OK;
+	return sps_samplestore_push(nz->held, x, n);
 }
 
 void
@@ -412,22 +388,26 @@ int
 sps_noise_next(struct sps_noise *nz, struct sps_noise_work *wk,
     struct sps_noise_window *w)
 {
-	size_t S = nz->o.window, n, j;
-	double mean, centre, next_centre, sd;
-	float *raw = nz->raw + nz->roff;	/* becomes the window */
+	size_t S = nz->o.window, len = sps_samplestore_len(nz->held), n, j;
+	double mean = nz->next_mean, centre, next_centre, sd;
+	float *raw = wk->x;	/* becomes the window */
+	int known;
 	struct line l;
 
-	if (nz->rlen == 0 || (!nz->finished && nz->rlen < 2 * S))
+	if (len == 0 || (!nz->finished && len < 2 * S))
 		return 0;
-	n = nz->rlen < S ? nz->rlen : S;
-	mean = nz->have_next && nz->next_len == n ? nz->next_mean :
-	    clipped_mean(nz, raw, n);
+	n = len < S ? len : S;
+	known = nz->have_next && nz->next_len == n;
 	nz->have_next = 0;
-	if (nz->rlen > S) {
-		nz->next_len = nz->rlen - S < S ? nz->rlen - S : S;
-		nz->next_mean = clipped_mean(nz, raw + S, nz->next_len);
+	if (len > S) {	/* the next window passes through first */
+		nz->next_len = len - S < S ? len - S : S;
+		sps_samplestore_read(nz->held, S, nz->next_len, raw);
+		nz->next_mean = clipped_mean(nz, raw, nz->next_len);
 		nz->have_next = isfinite(nz->next_mean);
 	}
+	sps_samplestore_read(nz->held, 0, n, raw);
+	if (!known)
+		mean = clipped_mean(nz, raw, n);
 	centre = (double)nz->rstart + (n - 1) / 2.0;
 	next_centre = (double)nz->rstart + S + (nz->next_len - 1) / 2.0;
 	memset(w, 0, sizeof(*w));
@@ -451,8 +431,7 @@ sps_noise_next(struct sps_noise *nz, struct sps_noise_work *wk,
 	nz->have_prev = isfinite(mean);
 	nz->prev_centre = centre;
 	nz->prev_mean = mean;
-	nz->roff += n;
-	nz->rlen -= n;
+	sps_samplestore_drop(nz->held, n);
 	nz->rstart += n;
 	return 1;
 }
@@ -469,17 +448,19 @@ sps_noise_ahead_max(const struct sps_noise_opts *o)
 size_t
 sps_noise_ahead(const struct sps_noise *nz, float *x, size_t n)
 {
-	size_t S = nz->o.window, len = nz->rlen < S ? nz->rlen : S, j;
-	double centre = (double)nz->rstart + (len - 1) / 2.0;
-	double mean = nz->have_next ? nz->next_mean : NAN;
+	size_t S = nz->o.window, len = sps_samplestore_len(nz->held), j;
+	double centre, mean = nz->have_next ? nz->next_mean : NAN;
 	struct line l;
 
+	len = len < S ? len : S;
+	centre = (double)nz->rstart + (len - 1) / 2.0;
 	if (n > len)
 		n = len;
 	if (n == 0)
 		return 0;
 	l = line_of(nz, len, centre, mean, 0, 0, 0);
-	subtract(&l, nz->raw + nz->roff, x, n);
+	sps_samplestore_read(nz->held, 0, n, x);
+	subtract(&l, x, x, n);
 	for (j = 0; j < n; j++)
 		if (!isfinite(x[j]))
 			x[j] = 0;

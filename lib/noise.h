@@ -59,7 +59,8 @@ enum sps_err sps_noise_create(struct sps_noise **nz,
 void sps_noise_free(struct sps_noise *nz);
 
 /* Scratch for making windows (one per thread, shared by the models it
- * serves): the decimated sums, the scale table and the tables of widths.
+ * serves): the window being made, the decimated sums, the scale table
+ * and the tables of widths.
  * Reserve it for the largest window and widest boxcar of those
  * models. */
 struct sps_noise_work;
@@ -72,10 +73,11 @@ void sps_noise_work_free(struct sps_noise_work *w);
 /* Bytes a noise model of o uses at most when fed push samples at a time,
  * total samples in all (0: unknown, many windows): the samples not yet in
  * a window (two windows, and a push more unless fed no more than
- * sps_noise_room at a time), the ratios and the rings of decimated sums;
- * and a scratch reserved for o alone. */
+ * sps_noise_room at a time; held in 16 bits where exact, samplestore.h:
+ * packed, all of them, else none), the ratios and the rings of
+ * decimated sums; and a scratch reserved for o alone. */
 size_t sps_noise_bytes(const struct sps_noise_opts *o, size_t push,
-    size_t total);
+    size_t total, int packed);
 size_t sps_noise_work_bytes(const struct sps_noise_opts *o);
 
 /* Append samples of the trial. */
@@ -89,9 +91,8 @@ size_t sps_noise_room(const struct sps_noise *nz);
 void sps_noise_finish(struct sps_noise *nz);
 
 /* The next window whose baseline is known (the window after it is
- * complete, or the end was given): 1 and *w (valid until the next call of
- * sps_noise_next or sps_noise_push; its scale lives in the scratch wk,
- * until wk's next use), or 0 when none is ready. */
+ * complete, or the end was given): 1 and *w (its samples and scale live
+ * in the scratch wk, until wk's next use), or 0 when none is ready. */
 int sps_noise_next(struct sps_noise *nz, struct sps_noise_work *wk,
     struct sps_noise_window *w);
 

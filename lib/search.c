@@ -933,7 +933,7 @@ sps_search_stats(const struct sps_search *s, struct sps_search_stats *st)
  * window of a trial (the same trials, the same window: the widest has
  * the largest tables). */
 static void
-cpu_memory(const struct sps_search *s, uint64_t nbase,
+cpu_memory(const struct sps_search *s, uint64_t nbase, int packed,
     struct sps_search_memory *m)
 {
 	int nthreads = s->o.nthreads > 0 ? s->o.nthreads :
@@ -948,8 +948,9 @@ cpu_memory(const struct sps_search *s, uint64_t nbase,
 		if (i == 0 || t->plan != t[-1].plan) {	/* a new factor */
 			n = (size_t)(nbase / (uint64_t)t->f);
 			win = s->at_once ? 0 : no.window;
-			trial = (double)sizeof(*t) + sps_noise_bytes(&no, 0, n) +
-			    sps_boxcar_stream_bytes(t->plan, win, s->lag, n);
+			trial = (double)sizeof(*t) + sps_noise_bytes(&no, 0, n,
+			    packed) + sps_boxcar_stream_bytes(t->plan, win,
+			    s->lag, n);
 			b = sps_boxcar_work_bytes(t->plan, n > 0 && n <
 			    no.window ? n : no.window) +
 			    sps_noise_work_bytes(&no);
@@ -999,7 +1000,7 @@ gpu_memory(const struct sps_search *s, size_t block, int on_device,
 enum sps_err
 sps_search_memory(const struct sps_header *h,
     const struct sps_search_opts *o, size_t block, uint64_t nbase,
-    int on_device, struct sps_search_memory *m)
+    int on_device, int packed, struct sps_search_memory *m)
 {
 	struct sps_search *s;
 	enum sps_err e;
@@ -1016,7 +1017,7 @@ sps_search_memory(const struct sps_header *h,
 		if (o->gpu == SPS_ENGINE_GPU)
 			e = gpu_memory(s, block, on_device, m);
 		else
-			cpu_memory(s, nbase, m);
+			cpu_memory(s, nbase, packed, m);
 	}
 	sps_search_free(s);
 	return e;

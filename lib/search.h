@@ -128,13 +128,14 @@ struct sps_search_memory {
  * (o->gpu: SPS_ENGINE_GPU the GPU's, else the CPU's), fed blocks of
  * `block` base samples, nbase in all (0: unknown, many windows), in host
  * memory or (on_device) device memory: on
- * the CPU every trial's noise model (noise.h) and boxcar stream and each
- * thread's scratch (boxcar.h); on the GPU its device memory
- * (sps_gpu_search_bytes) and the host's part.  The events held, and the
- * S/N plane, are not counted. */
+ * the CPU every trial's noise model (noise.h; packed: its samples held
+ * in 16 bits, as whole numbers close together, the dedispersed sums of
+ * integer samples, are) and boxcar stream and each thread's scratch
+ * (boxcar.h); on the GPU its device memory (sps_gpu_search_bytes) and the
+ * host's part.  The events held, and the S/N plane, are not counted. */
 enum sps_err sps_search_memory(const struct sps_header *h,
     const struct sps_search_opts *o, size_t block, uint64_t nbase,
-    int on_device, struct sps_search_memory *m);
+    int on_device, int packed, struct sps_search_memory *m);
 
 struct sps_search_stats {
 	unsigned long long	windows, skipped;	/* noise windows */

@@ -39,6 +39,7 @@ engines(struct sps_searchrun *s, const struct sps_plan *plan,
 	enum sps_err e;
 
 	eo.engine = ec;
+	eo.block = sps_searchrun_block(eo.block, ec == SPS_ENGINE_GPU);
 	eo.on_device = ec == SPS_ENGINE_GPU;
 	so.gpu = ec;
 	so.device = eo.device;
@@ -133,6 +134,13 @@ sps_searchrun_create(struct sps_searchrun **sp, struct sps_reader *r,
 	}
 	*sp = s;
 	return SPS_OK;
+}
+
+size_t
+sps_searchrun_block(size_t block, int gpu)
+{
+	return gpu || block < SPS_SEARCHRUN_CPU_BLOCK ? block :
+	    SPS_SEARCHRUN_CPU_BLOCK;
 }
 
 void

@@ -41,6 +41,18 @@ struct sps_searchrun_opts {
 
 struct sps_searchrun;
 
+/* On the CPU the blocks of dedispersion go straight to the search, so
+ * they are smaller than sps-dedisperse's: the engine holds half the
+ * output and less of the input (the same overlap, the largest delay,
+ * with half the block), while the search holds two noise windows a
+ * trial anyway; the direct algorithm does the same work (the overlap is
+ * only turned channel-major more often). */
+#define SPS_SEARCHRUN_CPU_BLOCK	8192	/* output samples */
+
+/* The block of the search's dedispersion for blocks of `block` asked
+ * for, on a GPU (gpu) or the CPU. */
+size_t sps_searchrun_block(size_t block, int gpu);
+
 /* For the input of r (open, its header read) at the trials of plan,
  * leaving out the channels of o->killfile and o->ignorechan
  * (sps_killmask_make). */

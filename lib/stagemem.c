@@ -5,6 +5,7 @@
 
 #include "dedisp_out.h"
 #include "dmtime.h"
+#include "searchrun.h"
 #include "stagemem.h"
 
 static const char *const names[SPS_NSTAGES] = {
@@ -27,6 +28,7 @@ sps_stagemem_defaults(struct sps_stagemem_opts *o)
 	o->search.max_width = SPS_SEARCH_WIDTH;
 	o->search.threshold = SPS_SEARCH_THRESHOLD;
 	o->search.outlier = SPS_SEARCH_OUTLIER;
+	sps_clean_setup_defaults(&o->clean);
 }
 
 /* The dedispersion engine of plan cpu on the CPU (gpu 0) or a GPU, its
@@ -43,18 +45,20 @@ dedisp_memory(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	sps_dedisp_engine_memory(cpu, h, nsamples, &eo, m);
 }
 
-/* The search engine of the DM-time stream dmt, on the CPU or a GPU. */
+/* The search engine of the DM-time stream dmt, on the CPU or a GPU;
+ * the stream's samples are sums of integers, held in 16 bits, when
+ * those of the data (h) have no more than 8 bits. */
 static enum sps_err
-search_memory(const struct sps_header *dmt, uint64_t nsamples,
-    const struct sps_stagemem_opts *o, size_t block, int gpu, int on_device,
-    struct sps_search_memory *m)
+search_memory(const struct sps_header *h, const struct sps_header *dmt,
+    uint64_t nsamples, const struct sps_stagemem_opts *o, size_t block,
+    int gpu, int on_device, struct sps_search_memory *m)
 {
 	struct sps_search_opts so = o->search;
 
 	so.gpu = gpu ? SPS_ENGINE_GPU : SPS_ENGINE_CPU;
 	so.nthreads = o->dedisp.plan.nthreads;
 	return sps_search_memory(dmt, &so, block, nsamples ==
-	    SPS_NSAMPLES_UNKNOWN ? 0 : nsamples, on_device, m);
+	    SPS_NSAMPLES_UNKNOWN ? 0 : nsamples, on_device, h->nbits <= 8, m);
 }
 
 /* sps-dedisperse, sps-boxcar (which reads blocks of the stream) and the
@@ -64,6 +68,7 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
     uint64_t nsamples, const struct sps_header *dmt,
     const struct sps_stagemem_opts *o, int gpu, struct sps_stagemem *m)
 {
+	struct sps_stagemem_opts fo = *o;
 	struct sps_dedisp_memory dd, fused;
 	struct sps_search_memory bx, fs;
 	size_t block = nsamples < m->block ? (size_t)nsamples : m->block;
@@ -73,10 +78,12 @@ add_engines(const struct sps_dedisp_plan *cpu, const struct sps_header *h,
 	int i;
 
 	dedisp_memory(cpu, h, nsamples, o, gpu, 0, &dd);
-	dedisp_memory(cpu, h, nsamples, o, gpu, gpu, &fused);
-	if ((e = search_memory(dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
+	fo.dedisp.block = sps_searchrun_block(o->dedisp.block, gpu);
+	fo.dedisp.clean = &o->clean;
+	dedisp_memory(cpu, h, nsamples, &fo, gpu, gpu, &fused);
+	if ((e = search_memory(h, dmt, nsamples, o, m->block, gpu, 0, &bx)) !=
 	    SPS_OK ||
-	    (e = search_memory(dmt, nsamples, o, m->block, gpu, gpu, &fs)) !=
+	    (e = search_memory(h, dmt, nsamples, o, m->block, gpu, gpu, &fs)) !=
 	    SPS_OK)
 		return e;
 	m->window = bx.window;
