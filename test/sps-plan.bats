@@ -375,6 +375,9 @@ predicted() {
 memory_case() {
 	local stage m p
 
+	# each thread's scratch is predicted whole, though a thread touches
+	# only what its trials need: on 2 threads, the same on any machine
+	export OMP_NUM_THREADS=2
 	sps-plan -q --json "$@" "$dir/in.fil" >"$dir/plan.json"
 	aux-maxrss "$dir/sps-dedisperse.rss" sps-dedisperse -q --cpu "$@" \
 	    "$dir/in.fil" >"$dir/in.dmt"
