@@ -1,4 +1,5 @@
 /* cleanpass.c: an input cleaned onto a writer (cleanpass.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "gpu_clean.h"
 #include "psrfits.h"
 
-#define RUN_BYTES	((size_t)256 << 20)	/* a GPU run's spectra */
+#define RUN_BYTES	((size_t)64 << 20)	/* a GPU run's spectra */
 
 /* Up to n spectra (floats, or raw bytes), as many as the input has (a
  * pipe gives fewer at a time); SPS_EEOF with *got 0 at the end. */
@@ -76,6 +77,47 @@ run_length(const struct sps_cleanstream *cs, uint64_t at, size_t max)
 	return n > 0 ? n : max;
 }
 
+/* A run read by a thread of its own, while the one before is cleaned
+ * and written. */
+struct run_read {
+	struct sps_reader	*r;
+	unsigned char		*raw;
+	size_t			 n, got;
+	enum sps_err		 e;
+	char			 msg[512];
+};
+
+static void *
+read_run(void *arg)
+{
+	struct run_read *rr = arg;
+
+	rr->e = read_spectra(rr->r, rr->raw, rr->n, 1, &rr->got);
+	if (rr->e != SPS_OK && rr->e != SPS_EEOF)
+		snprintf(rr->msg, sizeof(rr->msg), "%s", sps_errmsg());
+	return NULL;
+}
+
+/* Read run k + 1 beside the cleaning of run k: start, then finish. */
+static int
+read_start(struct run_read *rr, pthread_t *tid)
+{
+	if (pthread_create(tid, NULL, read_run, rr) == 0)
+		return 1;
+	read_run(rr);
+	return 0;
+}
+
+static enum sps_err
+read_finish(struct run_read *rr, pthread_t tid, int threaded)
+{
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (rr->e != SPS_OK && rr->e != SPS_EEOF)
+		return sps_fail(rr->e, "%s", rr->msg);
+	return rr->e;
+}
+
 static enum sps_err
 pass_gpu(struct sps_reader *r, struct sps_writer *w,
     struct sps_cleanstream *cs, struct sps_gpu_clean *g,
@@ -83,28 +125,48 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 {
 	size_t sb = sps_spectrum_bytes(&r->hdr), max = RUN_BYTES / sb, got;
 	size_t block = sps_cleanstream_block_max(cs);
-	unsigned char *raw = NULL;
+	struct run_read rr[2];
+	unsigned char *raw[2] = { NULL, NULL };
 	uint64_t at = 0;
 	enum sps_err e;
+	pthread_t tid;
+	int k = 0, threaded;
 	double t0;
 
 	max = max > block ? max / block * block : block;
-	if ((e = sps_device_host_alloc((void **)&raw, max * sb, "the spectra "
-	    "to clean")) != SPS_OK)
+	if ((e = sps_device_host_alloc((void **)&raw[0], max * sb, "the "
+	    "spectra to clean")) != SPS_OK || (e = sps_device_host_alloc(
+	    (void **)&raw[1], max * sb, "the spectra to clean")) != SPS_OK) {
+		sps_device_host_free(raw[0]);
 		return e;
-	while (e == SPS_OK && (e = read_spectra(r, raw, run_length(cs, at,
-	    max), 1, &got)) == SPS_OK) {
+	}
+	memset(rr, 0, sizeof(rr));
+	rr[0].r = rr[1].r = r;
+	rr[0].raw = raw[0], rr[1].raw = raw[1];
+	rr[0].n = run_length(cs, 0, max);
+	read_run(&rr[0]);
+	e = read_finish(&rr[0], tid, 0);
+	while (e == SPS_OK) {
+		got = rr[k].got;
+		rr[!k].n = run_length(cs, at + got, max);
+		threaded = read_start(&rr[!k], &tid);
 		t0 = sps_clock();
-		e = sps_gpu_clean_host(g, cs, raw, got, at);
+		e = sps_gpu_clean_host(g, cs, raw[k], got, at);
 		info->seconds += sps_clock() - t0;
-		if (e != SPS_OK || (e = sps_writer_raw(w, raw, got * sb)) !=
-		    SPS_OK)
+		if (e == SPS_OK)
+			e = sps_writer_raw(w, raw[k], got * sb);
+		if (e != SPS_OK) {
+			read_finish(&rr[!k], tid, threaded);
 			break;
+		}
 		at += got;
 		if (o->on_progress != NULL)
 			o->on_progress(r, at);
+		e = read_finish(&rr[!k], tid, threaded);
+		k = !k;
 	}
-	sps_device_host_free(raw);
+	sps_device_host_free(raw[0]);
+	sps_device_host_free(raw[1]);
 	info->quantised = sps_gpu_clean_quantised(g);
 	return e == SPS_EEOF ? SPS_OK : e;
 }
