@@ -13,27 +13,6 @@
 
 #define RUN_BYTES	((size_t)64 << 20)	/* a GPU run's spectra */
 
-/* Up to n spectra (floats, or raw bytes), as many as the input has (a
- * pipe gives fewer at a time); SPS_EEOF with *got 0 at the end. */
-static enum sps_err
-read_spectra(struct sps_reader *r, void *buf, size_t n, int raw,
-    size_t *got)
-{
-	size_t part, width = raw ? sps_spectrum_bytes(&r->hdr) :
-	    sps_spectrum_values(&r->hdr) * sizeof(float);
-	enum sps_err e = SPS_OK;
-
-	*got = 0;
-	while (*got < n && (e = raw ? sps_reader_read_raw(r, (unsigned char *)
-	    buf + *got * width, n - *got, &part) : sps_reader_read(r,
-	    (float *)(void *)((char *)buf + *got * width), n - *got, &part)) ==
-	    SPS_OK)
-		*got += part;
-	if (e == SPS_EEOF && *got > 0)
-		e = SPS_OK;
-	return e;
-}
-
 static enum sps_err
 pass_cpu(struct sps_reader *r, struct sps_writer *w,
     struct sps_cleanstream *cs, const struct sps_clean_pass_opts *o,
@@ -49,7 +28,7 @@ pass_cpu(struct sps_reader *r, struct sps_writer *w,
 	if ((buf = malloc(block * sps_spectrum_values(&r->hdr) *
 	    sizeof(float))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
-	while ((e = read_spectra(r, buf, sps_cleanstream_begin(cs, at), 0,
+	while ((e = sps_cleanstream_fill(r, buf, sps_cleanstream_begin(cs, at), 0,
 	    &got)) == SPS_OK) {
 		t0 = sps_clock();
 		e = sps_cleanstream_block(cs, at, buf, got, &b);
@@ -92,7 +71,7 @@ read_run(void *arg)
 {
 	struct run_read *rr = arg;
 
-	rr->e = read_spectra(rr->r, rr->raw, rr->n, 1, &rr->got);
+	rr->e = sps_cleanstream_fill(rr->r, rr->raw, rr->n, 1, &rr->got);
 	if (rr->e != SPS_OK && rr->e != SPS_EEOF)
 		snprintf(rr->msg, sizeof(rr->msg), "%s", sps_errmsg());
 	return NULL;

@@ -172,17 +172,19 @@ sps_cleanstream_block(struct sps_cleanstream *cs, uint64_t at, float *x,
 	return sps_cleanstream_done(cs, at, b);
 }
 
-/* Up to n spectra of r, as many as it has (a pipe gives fewer at a
- * time); SPS_EEOF with *got 0 at the end. */
-static enum sps_err
-read_spectra(struct sps_reader *r, float *buf, size_t n, size_t *got)
+enum sps_err
+sps_cleanstream_fill(struct sps_reader *r, void *buf, size_t n, int raw,
+    size_t *got)
 {
-	size_t part, width = sps_spectrum_values(&r->hdr);
+	size_t part, width = raw ? sps_spectrum_bytes(&r->hdr) :
+	    sps_spectrum_values(&r->hdr) * sizeof(float);
 	enum sps_err e = SPS_OK;
+	char *at = buf;
 
 	*got = 0;
-	while (*got < n && (e = sps_reader_read(r, buf + *got * width,
-	    n - *got, &part)) == SPS_OK)
+	while (*got < n && (e = raw ? sps_reader_read_raw(r, (unsigned char *)
+	    at + *got * width, n - *got, &part) : sps_reader_read(r,
+	    (float *)(void *)(at + *got * width), n - *got, &part)) == SPS_OK)
 		*got += part;
 	if (e == SPS_EEOF && *got > 0)
 		e = SPS_OK;
@@ -218,7 +220,8 @@ next_block(struct sps_cleanstream *cs, struct sps_reader *r)
 	cs->at += cs->have;
 	cs->have = cs->served = 0;
 	len = sps_cleanstream_begin(cs, cs->at);
-	if ((e = read_spectra(r, cs->buf, len, &cs->have)) != SPS_OK)
+	if ((e = sps_cleanstream_fill(r, cs->buf, len, 0, &cs->have)) !=
+	    SPS_OK)
 		return e;
 	if ((e = sps_cleanstream_block(cs, cs->at, cs->buf, cs->have, &b)) !=
 	    SPS_OK)

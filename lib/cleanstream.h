@@ -76,6 +76,11 @@ enum sps_err sps_cleanstream_done(struct sps_cleanstream *cs, uint64_t at,
 enum sps_err sps_cleanstream_block(struct sps_cleanstream *cs, uint64_t at,
     float *x, size_t n, struct sps_clean_block *b);
 
+/* Up to n spectra of r (floats, or with raw its bytes), as many as it
+ * has (a pipe gives fewer at a time); SPS_EEOF with *got 0 at the end. */
+enum sps_err sps_cleanstream_fill(struct sps_reader *r, void *buf, size_t n,
+    int raw, size_t *got);
+
 /* Up to n cleaned spectra of r as sps_reader_read gives them (SPS_EEOF
  * with *got 0 at the end): each block read whole, cleaned, and rounded
  * to the input's nbits as sps-clean writes it by default. */
