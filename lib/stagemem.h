@@ -24,7 +24,7 @@
  * CUDA build, 9.2 without), and a thread's stack as the stages use
  * it. */
 #ifdef SPS_HAVE_CUDA
-#define SPS_PROCESS_BYTES	(12.0 * 1048576)
+#define SPS_PROCESS_BYTES	(11.0 * 1048576)
 #else
 #define SPS_PROCESS_BYTES	(9.75 * 1048576)
 #endif
