@@ -145,13 +145,23 @@ warm(void *arg)
 	return NULL;
 }
 
+static pthread_t warm_tid;
+static int warming;
+
 extern "C" void
 sps_device_warm(int dev)
 {
-	pthread_t tid;
+	if (!warming && pthread_create(&warm_tid, NULL, warm,
+	    (void *)(intptr_t)dev) == 0)
+		warming = 1;
+}
 
-	if (pthread_create(&tid, NULL, warm, (void *)(intptr_t)dev) == 0)
-		pthread_detach(tid);
+extern "C" void
+sps_device_warm_wait(void)
+{
+	if (warming)
+		pthread_join(warm_tid, NULL);
+	warming = 0;
 }
 
 extern "C" enum sps_err

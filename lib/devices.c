@@ -34,6 +34,11 @@ sps_device_warm(int dev)
 	(void)dev;
 }
 
+void
+sps_device_warm_wait(void)
+{
+}
+
 enum sps_err
 sps_device_memory(int dev, size_t *free_bytes, size_t *total)
 {

@@ -47,6 +47,10 @@ enum sps_err sps_device_select(int dev);
  * or when no thread can be had; a failure shows at the next call. */
 void sps_device_warm(int dev);
 
+/* Wait for sps_device_warm's thread, if one runs: before exiting, which
+ * must not tear the CUDA runtime down while it starts. */
+void sps_device_warm_wait(void);
+
 /* Free and total memory of device dev, bytes. */
 enum sps_err sps_device_memory(int dev, size_t *free_bytes, size_t *total);
 

@@ -193,6 +193,16 @@ struct run {
 	int			 started;	/* output header written */
 };
 
+/* cli_check, after the device's start (sps_device_warm) is over: the CUDA
+ * runtime must not be torn down at exit while it starts. */
+static void
+check_warm(enum sps_err e)
+{
+	if (e != SPS_OK)
+		sps_device_warm_wait();
+	cli_check(e, NULL);
+}
+
 static void
 create_search(struct run *r)
 {
@@ -201,12 +211,14 @@ create_search(struct run *r)
 
 	w = r->o.width > 0 ? (double)r->o.width : round(r->o.width_s /
 	    h->tsamp);
-	if (w < 1 || w > SPS_BOXCAR_MAXWIDTH)
+	if (w < 1 || w > SPS_BOXCAR_MAXWIDTH) {
+		sps_device_warm_wait();
 		errx(1, "--max-width-s %g: %.0f samples of %g s, not in [1, "
 		    "%d]", r->o.width_s, w, h->tsamp, SPS_BOXCAR_MAXWIDTH);
+	}
 	r->o.search.max_width = (int)w;
 	r->o.search.name = r->in.name;
-	cli_check(sps_search_create(&r->search, h, &r->o.search), NULL);
+	check_warm(sps_search_create(&r->search, h, &r->o.search));
 }
 
 static void
@@ -370,7 +382,7 @@ main(int argc, char **argv)
 	if (r.o.search.gpu != SPS_ENGINE_CPU && !r.o.search.want_plane)
 		sps_device_warm(r.o.search.device);	/* while a pipe's
 							 * header comes */
-	cli_check(sps_dmtime_in_open(&r.in, r.o.input), NULL);
+	check_warm(sps_dmtime_in_open(&r.in, r.o.input));
 	create_search(&r);
 	search(&r);
 	sps_search_free(r.search);
