@@ -75,7 +75,8 @@ O = .build/$(BUILD_TAG)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:lib/%.c=$(O)/lib/%.o) $(KERNEL_SRC:kernels/%.cu=$(O)/kernels/%.o)
 LIB = $(O)/libsps.a
-CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o
+CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o \
+	$(O)/tools/searchpipe.o
 BINS = $(TOOLS:%=tools/sps-%)
 SCRIPTS = scripts/sps-completeness scripts/sps-cleancost
 UNIT_SRC = $(wildcard test/unit-*.c)
