@@ -38,6 +38,17 @@ FITS_CFLAGS := $(shell pkg-config --cflags cfitsio 2>/dev/null)
 FITS_LIBS := $(shell pkg-config --libs cfitsio 2>/dev/null || echo -lcfitsio)
 LDLIBS_BASE = $(FITS_LIBS) -fopenmp -lm
 
+# Optional libraries, each linked only into the programs that use it:
+# LIBS_NAME is what tools/sps-NAME links besides LDLIBS.  cairo draws
+# sps-plot's pages (and sps-search --plot's); "make CAIRO_LIBS=" builds
+# without it.
+CAIRO_LIBS := $(shell pkg-config --libs cairo 2>/dev/null)
+ifneq ($(strip $(CAIRO_LIBS)),)
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo) -DSPS_HAVE_CAIRO
+endif
+LIBS_plot = $(CAIRO_LIBS)
+LIBS_search = $(CAIRO_LIBS)
+
 ifeq ($(SANITIZE),1)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -68,7 +79,7 @@ CUDA_LIBS =
 KERNEL_SRC =
 endif
 
-CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
+CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CAIRO_CFLAGS) $(CUDA_DEFS) $(SAN)
 LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
 
 O = .build/$(BUILD_TAG)
@@ -90,7 +101,7 @@ all: $(BINS)
 # Binaries in tools/ belong to the last build (plain or sanitized).
 $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
     .build/flavour-$(BUILD_TAG)
-	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS) $(LIBS_$*)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@
