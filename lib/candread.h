@@ -40,6 +40,8 @@ struct sps_candlist {
 	double		 tsamp;		/* s, used for the times (given, or
 					 * from the file's time columns;
 					 * 0: unknown) */
+	double		 tsamp_columns;	/* s, what the file's time and
+					 * sample columns say (0: nothing) */
 	char		 data_file[256];/* FETCH: the first `file' field */
 	char		 path[256];	/* the candidate file, for messages */
 };
