@@ -19,7 +19,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
-	peaks search
+	peaks search plot
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local

@@ -47,6 +47,13 @@ struct sps_plot_panel {
 	struct sps_plot_axis	 x, y;
 };
 
+/* A box from (x0, y0) to (x1, y1) in fractions of the page's width and
+ * height; an axis of those fields. */
+struct sps_plot_box sps_plot_box_at(const struct sps_plot *p, double x0,
+    double y0, double x1, double y1);
+struct sps_plot_axis sps_plot_axis_of(double lo, double hi,
+    const char *label, int ticks, int numbers);
+
 /* A panel of box over the axes x and y (their lo < hi; an empty range
  * is widened around its value); its frame, ticks and labels are drawn
  * by sps_plot_frame once its contents are. */

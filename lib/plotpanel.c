@@ -38,6 +38,25 @@ widen(struct sps_plot_axis *a)
 	a->hi += pad;
 }
 
+struct sps_plot_box
+sps_plot_box_at(const struct sps_plot *p, double x0, double y0, double x1,
+    double y1)
+{
+	struct sps_plot_box b = { x0 * p->width, y0 * p->height,
+	    (x1 - x0) * p->width, (y1 - y0) * p->height };
+
+	return b;
+}
+
+struct sps_plot_axis
+sps_plot_axis_of(double lo, double hi, const char *label, int ticks,
+    int numbers)
+{
+	struct sps_plot_axis a = { lo, hi, label, ticks, numbers };
+
+	return a;
+}
+
 void
 sps_plot_panel_init(struct sps_plot_panel *pn, struct sps_plot *p,
     struct sps_plot_box box, struct sps_plot_axis x, struct sps_plot_axis y)

@@ -12,6 +12,7 @@ extern const char help_filterbank[];
 extern const char help_header[];
 extern const char help_peaks[];
 extern const char help_plan[];
+extern const char help_plot[];
 extern const char help_search[];
 extern const char help_tscrunch[];
 
