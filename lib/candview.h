@@ -12,8 +12,10 @@
  * Dedispersion is the library's (dedisperse.h, direct algorithm): the
  * DM-time array is one plan of ndm trials; each sub-band of the dynamic
  * spectrum is a one-trial plan over that sub-band's channels (the others
- * killed), its output taken from the sub-band's delay behind the top of
- * the band on (sps_dm_delay_samples), so that the sub-bands line up.
+ * killed; the engine's delays stay behind the top of the band, so the
+ * sub-bands line up).  Channels left out (killed or cleaned away) are
+ * set to 0 before the sums, and each value divided by the channels
+ * used.
  *
  * Execution is one pass of reads: candidates are taken in the order of
  * the first spectrum their window needs, the reader skips (seeks) to
