@@ -100,6 +100,9 @@ void sps_plot_markers(const struct sps_plot_panel *pn, const double *x,
 /* A vertical (vertical 1) or horizontal dashed line at value v. */
 void sps_plot_mark(const struct sps_plot_panel *pn, double v, int vertical,
     enum sps_plot_colour c);
+/* Brackets at the panel's top and bottom edges over x from x0 to x1:
+ * the span another panel shows. */
+void sps_plot_span(const struct sps_plot_panel *pn, double x0, double x1);
 /* A shaded band over x from x0 to x1, the panel's height. */
 void sps_plot_band(const struct sps_plot_panel *pn, double x0, double x1,
     enum sps_plot_colour c);

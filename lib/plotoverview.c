@@ -46,16 +46,16 @@ columns_of(struct columns *k, const struct sps_cand *c, size_t n,
 	return SPS_OK;
 }
 
-/* Circles whose area grows with S/N above the faintest. */
+/* Circles whose area is in proportion to S/N, the brightest's radius
+ * `largest', none smaller than 2.5. */
 static void
 radii(struct columns *k, double largest)
 {
-	double span = k->smax > k->smin ? k->smax - k->smin : 1;
 	size_t i;
 
 	for (i = 0; i < k->n; i++)
-		k->radius[i] = 1.5 + (largest - 1.5) * sqrt((k->snr[i] -
-		    k->smin) / span);
+		k->radius[i] = fmax(2.5, largest * sqrt(fmax(k->snr[i], 0) /
+		    k->smax));
 }
 
 /* A histogram of x over [lo, hi) in NBINS bins; the largest count. */
@@ -83,8 +83,9 @@ draw_histogram(struct sps_plot *p, struct sps_plot_box at, const double *x,
 	struct sps_plot_panel pn;
 	double count[NBINS], most = histogram(x, n, lo, hi, count);
 
+	/* counts: at least 0 to 5, so that the ticks are whole numbers */
 	sps_plot_panel_init(&pn, p, at, sps_plot_axis_of(lo, hi, label, 5, 1),
-	    sps_plot_axis_of(0, most * 1.1 + 1, "Candidates", 5, 1));
+	    sps_plot_axis_of(0, fmax(most * 1.1, 5), "Candidates", 5, 1));
 	sps_plot_bars(&pn, lo, (hi - lo) / NBINS, count, NBINS, SPS_INK_BLUE);
 	sps_plot_frame(&pn);
 }
@@ -150,7 +151,7 @@ sps_plot_overview(const char *path, const struct sps_cand *c, size_t n,
 	}
 	draw_title(p, o, &k);
 	draw_histogram(p, sps_plot_box_at(p, 0.07, 0.08, 0.31, 0.36), k.snr, n,
-	    floor(k.smin), ceil(k.smax) + 1, "S/N");
+	    floor(k.smin) - 1, ceil(k.smax) + 1, "S/N");
 	draw_histogram(p, sps_plot_box_at(p, 0.40, 0.08, 0.64, 0.36), k.dm, n,
 	    0, k.dmax * 1.05 + 1, "DM (pc cm⁻³)");
 	draw_snr_dm(p, &k);

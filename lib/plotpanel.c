@@ -397,6 +397,29 @@ sps_plot_mark(const struct sps_plot_panel *pn, double v, int vertical,
 }
 
 void
+sps_plot_span(const struct sps_plot_panel *pn, double x0, double x1)
+{
+	cairo_t *cr = pn->plot->cr;
+	double left = sps_plot_px(pn, x0), right = sps_plot_px(pn, x1);
+	double tick = pn->plot->font * 0.8, top = pn->box.y;
+	double bottom = pn->box.y + pn->box.h;
+
+	clip_to_box(pn);
+	cairo_move_to(cr, left, top + tick);
+	cairo_line_to(cr, left, top);
+	cairo_line_to(cr, right, top);
+	cairo_line_to(cr, right, top + tick);
+	cairo_move_to(cr, left, bottom - tick);
+	cairo_line_to(cr, left, bottom);
+	cairo_line_to(cr, right, bottom);
+	cairo_line_to(cr, right, bottom - tick);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, 3);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+void
 sps_plot_band(const struct sps_plot_panel *pn, double x0, double x1,
     enum sps_plot_colour c)
 {

@@ -44,11 +44,37 @@ tick_step(double span, int most)
 	return 10 * decade;
 }
 
+/* The next step below a 1-2-5 step. */
+static double
+finer(double step)
+{
+	double decade = pow(10, floor(log10(step) + 1e-9));
+	double m = step / decade;
+
+	return m > 4.5 ? 2 * decade : m > 1.5 ? decade : decade / 2;
+}
+
+static int
+ticks_at(double lo, double hi, double step, int most, double *ticks)
+{
+	double t;
+	int n = 0;
+
+	for (t = ceil(lo / step - 1e-9); n < most; t++) {
+		double v = t * step;
+
+		if (v > hi + step * 1e-9)
+			break;
+		/* -0 and rounding noise such as 0.30000000000000004 */
+		ticks[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+	}
+	return n;
+}
+
 int
 sps_plot_ticks(double lo, double hi, int most, double *ticks, double *step)
 {
-	double first, t;
-	int n = 0;
+	int n;
 
 	if (!isfinite(lo) || !isfinite(hi) || lo >= hi)
 		return 0;
@@ -57,16 +83,10 @@ sps_plot_ticks(double lo, double hi, int most, double *ticks, double *step)
 	if (most > SPS_PLOT_MAXTICKS)
 		most = SPS_PLOT_MAXTICKS;
 	*step = tick_step(hi - lo, most);
-	first = ceil(lo / *step - 1e-9);
-	for (t = first; n < most; t++) {
-		double v = t * *step;
-
-		if (v > hi + *step * 1e-9)
-			break;
-		/* -0 and rounding noise such as 0.30000000000000004 */
-		ticks[n++] = fabs(v) < *step * 1e-9 ? 0 : v;
-	}
-	return n;
+	while ((n = ticks_at(lo, hi, *step, most, ticks)) < 2 &&
+	    (hi - lo) / finer(*step) < SPS_PLOT_MAXTICKS)
+		*step = finer(*step);
+	return ticks_at(lo, hi, *step, SPS_PLOT_MAXTICKS, ticks);
 }
 
 void

@@ -23,8 +23,9 @@ enum sps_err sps_plot_format_of(const char *path, enum sps_plot_format *f);
 
 /* Ticks of an axis from lo to hi: multiples of 1, 2 or 5 times a power
  * of ten, the step that gives at most `most` (2 to SPS_PLOT_MAXTICKS)
- * ticks inside [lo, hi] and at least 2 where it can.  Returns how many
- * (0 when lo and hi are not finite or lo >= hi); *step the spacing. */
+ * ticks inside [lo, hi], or where that would be fewer than 2, the
+ * largest step that gives 2 or more.  Returns how many (0 when lo and
+ * hi are not finite or lo >= hi); *step the spacing. */
 int sps_plot_ticks(double lo, double hi, int most, double *ticks,
     double *step);
 

@@ -20,7 +20,11 @@ struct sheet {
 	const char *unit_name;	/* "ms" or "s" */
 	double	 tlo, thi;	/* the time axis, units from the centre */
 	double	 box_lo, box_hi;	/* the boxcar, likewise */
-	float	*waterfall;	/* nsub x nbins, low frequency row 0, sigma */
+	int	 zlo, zn;	/* the bins of the waterfall and profile: the
+				 * middle quarter (at least 32), where the
+				 * pulse is more than a line */
+	double	 ztlo, zthi;	/* their time axis */
+	float	*waterfall;	/* nsub x zn, low frequency row 0, sigma */
 	unsigned char *masked;	/* nsub, in the waterfall's row order */
 	double	 flo, fhi;	/* MHz, the band's edges */
 	int	 flip;		/* 1: the view's row 0 is the top of the band */
@@ -59,6 +63,15 @@ time_axis(struct sheet *sh)
 	sh->thi = sh->tlo + span / sh->unit;
 	sh->box_lo = ((double)b->sample * tsamp - centre) / sh->unit;
 	sh->box_hi = sh->box_lo + b->width * tsamp / sh->unit;
+	sh->zn = v->nbins / 4 > 32 ? v->nbins / 4 : v->nbins < 32 ? v->nbins :
+	    32;
+	sh->zlo = v->centre_bin - sh->zn / 2;
+	if (sh->zlo < 0)
+		sh->zlo = 0;
+	if (sh->zlo + sh->zn > v->nbins)
+		sh->zlo = v->nbins - sh->zn;
+	sh->ztlo = sh->tlo + sh->zlo * v->tbin / sh->unit;
+	sh->zthi = sh->ztlo + sh->zn * v->tbin / sh->unit;
 }
 
 /* Each sub-band in units of its own noise, low frequencies in row 0. */
@@ -77,13 +90,13 @@ normalise_waterfall(struct sheet *sh, float *scratch)
 	for (j = 0; j < v->nsub; j++) {
 		int row = sh->flip ? v->nsub - 1 - j : j;
 		const float *in = v->freq_time + (size_t)j * v->nbins;
-		float *out = sh->waterfall + (size_t)row * v->nbins;
+		float *out = sh->waterfall + (size_t)row * sh->zn;
 		float med, sig;
 
 		sh->masked[row] = !(v->sub_used[j] > 0);
 		noise_of(in, (size_t)v->nbins, scratch, &med, &sig);
-		for (i = 0; i < v->nbins; i++)
-			out[i] = (in[i] - med) / sig;
+		for (i = 0; i < sh->zn; i++)
+			out[i] = (in[sh->zlo + i] - med) / sig;
 	}
 }
 
@@ -155,22 +168,21 @@ colour_range(const float *x, size_t n, const unsigned char *masked,
 static void
 draw_profile(struct sheet *sh)
 {
-	const struct sps_candview *v = sh->v;
 	struct sps_plot_panel pn;
 	double lo = 0, hi = 0;
 	int i;
 
-	for (i = 0; i < v->nbins; i++) {
+	for (i = sh->zlo; i < sh->zlo + sh->zn; i++) {
 		lo = fmin(lo, sh->profile[i]);
 		hi = fmax(hi, sh->profile[i]);
 	}
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.075, 0.07, 0.60, 0.22),
-	    sps_plot_axis_of(sh->tlo, sh->thi, NULL, 8, 0), sps_plot_axis_of(lo - 0.08 * (hi - lo),
+	    sps_plot_axis_of(sh->ztlo, sh->zthi, NULL, 8, 0), sps_plot_axis_of(lo - 0.08 * (hi - lo),
 	    hi + 0.12 * (hi - lo), "Flux (σ)", 4, 1));
 	sps_plot_band(&pn, sh->box_lo, sh->box_hi, SPS_INK_RED);
 	sps_plot_mark(&pn, 0, 0, SPS_INK_GREY);
-	sps_plot_steps(&pn, sh->tlo, (sh->thi - sh->tlo) / v->nbins,
-	    sh->profile, (size_t)v->nbins, SPS_INK);
+	sps_plot_steps(&pn, sh->ztlo, (sh->zthi - sh->ztlo) / sh->zn,
+	    sh->profile + sh->zlo, (size_t)sh->zn, SPS_INK);
 	sps_plot_note(&pn, "boxcar", 1);
 	sps_plot_frame(&pn);
 }
@@ -186,12 +198,12 @@ draw_waterfall(struct sheet *sh)
 
 	snprintf(xlabel, sizeof(xlabel), "Time from the pulse (%s)",
 	    sh->unit_name);
-	colour_range(sh->waterfall, (size_t)v->nsub * v->nbins, sh->masked,
-	    v->nbins, &lo, &hi);
+	colour_range(sh->waterfall, (size_t)v->nsub * sh->zn, sh->masked,
+	    sh->zn, &lo, &hi);
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.075, 0.225, 0.60, 0.58),
-	    sps_plot_axis_of(sh->tlo, sh->thi, xlabel, 8, 1), sps_plot_axis_of(sh->flo, sh->fhi,
+	    sps_plot_axis_of(sh->ztlo, sh->zthi, xlabel, 8, 1), sps_plot_axis_of(sh->flo, sh->fhi,
 	    "Frequency (MHz)", 6, 1));
-	e = sps_plot_image(&pn, sh->waterfall, v->nbins, v->nsub, lo, hi,
+	e = sps_plot_image(&pn, sh->waterfall, sh->zn, v->nsub, lo, hi,
 	    sh->s->cmap, sh->masked);
 	sps_plot_frame(&pn);
 	return e;
@@ -204,7 +216,7 @@ draw_spectrum(struct sheet *sh)
 	const struct sps_candview *v = sh->v;
 	double *snr = malloc((size_t)v->nsub * sizeof(double));
 	double *freq = malloc((size_t)v->nsub * sizeof(double));
-	double dt = (sh->thi - sh->tlo) / v->nbins, lo = 0, hi = 0;
+	double dt = (sh->zthi - sh->ztlo) / sh->zn, lo = 0, hi = 0;
 	struct sps_plot_panel pn;
 	int i, j;
 
@@ -214,10 +226,10 @@ draw_spectrum(struct sheet *sh)
 		double sum = 0;
 		int n = 0;
 
-		for (i = 0; i < v->nbins; i++)
-			if (sh->tlo + (i + 1) * dt > sh->box_lo && sh->tlo +
+		for (i = 0; i < sh->zn; i++)
+			if (sh->ztlo + (i + 1) * dt > sh->box_lo && sh->ztlo +
 			    i * dt < sh->box_hi) {
-				sum += sh->waterfall[(size_t)j * v->nbins + i];
+				sum += sh->waterfall[(size_t)j * sh->zn + i];
 				n++;
 			}
 		freq[j] = sh->flo + (j + 0.5) * (sh->fhi - sh->flo) / v->nsub;
@@ -257,6 +269,7 @@ draw_bowtie(struct sheet *sh)
 	    v->dms[v->ndm - 1] + half, "DM (pc cm⁻³)", 5, 1));
 	e = sps_plot_image(&pn, sh->dmtime, v->nbins, v->ndm, lo, hi,
 	    sh->s->cmap, NULL);
+	sps_plot_span(&pn, sh->ztlo, sh->zthi);
 	/* the candidate's DM, at the edges only: the bow tie's waist
 	 * stays in view */
 	sps_plot_text(sh->plot, pn.box.x + pn.box.w + 2, sps_plot_py(&pn, dm) +

@@ -63,6 +63,9 @@ test_ticks(void **state)
 	check_ticks(-250, 1200, 6);
 	check_ticks(1499.5, 1500.5, 4);
 	check_ticks(60000.1, 60000.9, 8);
+	/* 4 ticks of 5 would leave only 0 between -4.6 and 4.6 */
+	assert_int_equal(sps_plot_ticks(-4.6, 4.6, 4, ticks, &step), 5);
+	assert_true(step == 2 && ticks[0] == -4 && ticks[4] == 4);
 	assert_int_equal(sps_plot_ticks(1, 1, 5, ticks, &step), 0);
 	assert_int_equal(sps_plot_ticks(NAN, 1, 5, ticks, &step), 0);
 }
