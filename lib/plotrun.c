@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candread.h"
 #include "plotrun.h"
 
 void
@@ -48,6 +49,19 @@ sps_plotrun_name(char *buf, size_t len, const struct sps_plotrun_opts *o,
 	if (n < 0 || (size_t)n >= len)
 		return sps_fail(SPS_EVALUE, "%s: the sheet's name is too long",
 		    o->file != NULL ? o->file : o->dir);
+	return SPS_OK;
+}
+
+enum sps_err
+sps_plotrun_pick(const struct sps_candlist *l, const size_t *idx, size_t n,
+    struct sps_cand **chosen)
+{
+	size_t i;
+
+	if ((*chosen = malloc((n + 1) * sizeof(**chosen))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		(*chosen)[i] = l->cands[idx[i]];
 	return SPS_OK;
 }
 

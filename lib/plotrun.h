@@ -43,6 +43,12 @@ enum sps_err sps_plotrun_name(char *buf, size_t len,
     const struct sps_plotrun_opts *o, const struct sps_cand *c, size_t rank,
     size_t nranked);
 
+struct sps_candlist;
+/* The n candidates idx of l (sps_candsel_apply's), in that order, in
+ * *chosen (malloc'd). */
+enum sps_err sps_plotrun_pick(const struct sps_candlist *l,
+    const size_t *idx, size_t n, struct sps_cand **chosen);
+
 /* Draw the sheets of the n candidates c, of ranks first_rank, first_rank
  * + 1, ... of nranked, from the data of r (sps_candview_open'd, at its
  * first spectrum), reading it once. */

@@ -313,6 +313,10 @@ HELP_CLEANING
 "  --cpu                      on the CPU (default: the GPU if usable)\n"
 "  --pipe                     run the pipe of the single tools instead\n"
 "  -o, --output DIR           also DIR/candidates.cand, .singlepulse, .txt\n"
+"  --plot DIR                 then the sheets of the brightest candidates and\n"
+"                             overview.png in DIR (sps-plot's; -o DIR too\n"
+"                             unless given)\n"
+"  --plot-top N               sheets of the N brightest (default 10)\n"
 "  -q, --quiet                no progress or summary on the standard error\n"
 "  -h, --help                 this help\n"
 "  --version                  the version\n";

@@ -231,7 +231,7 @@ static struct sps_cand *
 choose(const struct options *o, const struct sps_candlist *l, size_t *n)
 {
 	struct sps_cand *chosen;
-	size_t *idx, i;
+	size_t *idx;
 
 	cli_check(sps_candsel_apply(&o->sel, l, &idx, n), NULL);
 	if (*n > DEFAULT_MOST && o->sel.top == 0 && o->sel.rank == 0 &&
@@ -242,10 +242,7 @@ choose(const struct options *o, const struct sps_candlist *l, size_t *n)
 			    DEFAULT_MOST);
 		*n = DEFAULT_MOST;
 	}
-	if ((chosen = malloc((*n + 1) * sizeof(*chosen))) == NULL)
-		cli_fail("out of memory");
-	for (i = 0; i < *n; i++)
-		chosen[i] = l->cands[idx[i]];
+	cli_check(sps_plotrun_pick(l, idx, *n, &chosen), NULL);
 	free(idx);
 	return chosen;
 }
