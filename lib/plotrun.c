@@ -92,7 +92,8 @@ draw_one(void *arg, const struct sps_candview *v)
 
 enum sps_err
 sps_plotrun(struct sps_reader *r, const struct sps_cand *c, size_t n,
-    size_t first_rank, size_t nranked, const struct sps_plotrun_opts *o)
+    size_t first_rank, size_t nranked, const struct sps_plotrun_opts *o,
+    struct sps_candview_stats *st)
 {
 	struct drawing d = { o, o->sheet, first_rank };
 	struct sps_candview_opts view = o->view;
@@ -108,6 +109,8 @@ sps_plotrun(struct sps_reader *r, const struct sps_cand *c, size_t n,
 	    SPS_OK)
 		return e;
 	e = sps_candview_execute(plan, r, c, n, draw_one, &d);
+	if (st != NULL)
+		sps_candview_stats(plan, st);
 	sps_candview_free(plan);
 	return e;
 }

@@ -51,9 +51,10 @@ enum sps_err sps_plotrun_pick(const struct sps_candlist *l,
 
 /* Draw the sheets of the n candidates c, of ranks first_rank, first_rank
  * + 1, ... of nranked, from the data of r (sps_candview_open'd, at its
- * first spectrum), reading it once. */
+ * first spectrum), reading it once; what was read in *st (NULL: not
+ * wanted). */
 enum sps_err sps_plotrun(struct sps_reader *r, const struct sps_cand *c,
     size_t n, size_t first_rank, size_t nranked,
-    const struct sps_plotrun_opts *o);
+    const struct sps_plotrun_opts *o, struct sps_candview_stats *st);
 
 #endif

@@ -34,7 +34,7 @@ sheets(struct sps_reader *r, const struct sps_candlist *l,
 	run.dir = o->dir;
 	run.sheet.cand_name = o->cands;
 	run.sheet.settings = o->settings;
-	e = sps_plotrun(r, chosen, *n, 1, l->n, &run);
+	e = sps_plotrun(r, chosen, *n, 1, l->n, &run, NULL);
 	free(chosen);
 	return e;
 }

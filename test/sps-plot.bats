@@ -11,7 +11,8 @@ bats_require_minimum_version 1.5.0
 setup() {
 	sample="$BATS_TEST_DIRNAME/../data/sample.fil"
 	cd "$BATS_TEST_TMPDIR" || exit 1
-	if sps-plot --overview /dev/null 2>&1 | grep -q 'built without cairo'; then
+	if sps-plot --overview /dev/null -o empty.png 2>&1 |
+	    grep -q 'built without cairo'; then
 		skip "sps-plot was built without cairo"
 	fi
 	# the three pulses of data/sample.fil (data/README), found once

@@ -278,6 +278,7 @@ const char help_plot[] =
 "  --cmap MAP            viridis or grey (default viridis)\n"
 "  --width PX            page width, pixels (default 1200)\n"
 "  --height PX           page height, pixels (default 900)\n"
+"  -t, --threads THREADS threads (default: every CPU)\n"
 "  -o, --output OUTPUT   a directory for the sheets (default .), or one\n"
 "                        file, its suffix .png, .pdf or .svg the format\n"
 "  -q, --quiet           no summary on the standard error\n"

@@ -23,7 +23,8 @@ static const char usage_text[] =
     "usage: sps-plot [-q] [--rank N | --top N] [--snr MIN] [--nsub N]\n"
     "           [--nbins N] [--ndm N] [--decimate N] [-k KILLFILE]\n"
     "           [--ignorechan LIST] [--format png|pdf|svg] [--cmap MAP]\n"
-    "           [--width PX] [--height PX] [-o OUTPUT] CANDIDATES FILE\n"
+    "           [--width PX] [--height PX] [-t THREADS] [-o OUTPUT]\n"
+    "           CANDIDATES FILE\n"
     "       sps-plot --overview [-q] [--snr MIN] [--width PX] [--height PX]\n"
     "           [-o OUTPUT] CANDIDATES [FILE]\n";
 
@@ -65,6 +66,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rank", required_argument, NULL, OPT_RANK },
 	{ "snr", required_argument, NULL, OPT_SNR },
+	{ "threads", required_argument, NULL, 't' },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "width", required_argument, NULL, OPT_WIDTH },
@@ -104,6 +106,9 @@ parse_view(struct options *o, int ch, const char *arg)
 	case OPT_WIDTH:
 		o->run.sheet.width = (int)cli_long(arg, "--width", 400, 20000);
 		break;
+	case 't':
+		v->nthreads = (int)cli_long(arg, "-t", 1, 4096);
+		break;
 	case OPT_HEIGHT:
 		o->run.sheet.height = (int)cli_long(arg, "--height", 300, 20000);
 		break;
@@ -121,7 +126,7 @@ parse_options(struct options *o, int argc, char **argv)
 	sps_candsel_defaults(&o->sel);
 	sps_plotrun_defaults(&o->run);
 	cli_long_hint(argc, argv, longopts);
-	while ((ch = getopt_long(argc, argv, "hk:o:q", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hk:o:qt:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			cli_help(usage_text, help_plot);
@@ -247,9 +252,25 @@ choose(const struct options *o, const struct sps_candlist *l, size_t *n)
 	return chosen;
 }
 
+static void
+report(const struct options *o, const struct sps_reader *r, size_t n,
+    const struct sps_candview_stats *st, double seconds)
+{
+	fprintf(stderr, "sps-plot: %zu sheet%s in %s (%.2f s", n, n == 1 ?
+	    "" : "s", o->run.file != NULL ? o->run.file : o->run.dir,
+	    seconds);
+	if (r->nsamples != SPS_NSAMPLES_UNKNOWN && r->nsamples > 0)
+		fprintf(stderr, "; %llu of %llu spectra read, %.1f%%",
+		    (unsigned long long)st->spectra_read,
+		    (unsigned long long)r->nsamples, 100.0 *
+		    (double)st->spectra_read / (double)r->nsamples);
+	fprintf(stderr, ")\n");
+}
+
 static int
 draw_sheets(struct options *o)
 {
+	struct sps_candview_stats st;
 	struct sps_candlist l;
 	struct sps_reader r;
 	struct sps_cand *chosen;
@@ -270,11 +291,9 @@ draw_sheets(struct options *o)
 		cli_fail("%s: %zu candidates chosen and one file named (name "
 		    "a directory, or choose one with --rank N)", o->run.file, n);
 	cli_check(sps_plotrun(&r, chosen, n, o->sel.rank > 0 ? o->sel.rank :
-	    1, l.n, &o->run), NULL);
+	    1, l.n, &o->run, &st), NULL);
 	if (!o->quiet)
-		fprintf(stderr, "sps-plot: %zu sheet%s in %s (%.2f s)\n", n,
-		    n == 1 ? "" : "s", o->run.file != NULL ? o->run.file :
-		    o->run.dir, cli_now() - start);
+		report(o, &r, n, &st, cli_now() - start);
 	free(chosen);
 	free(kill);
 	sps_candlist_free(&l);
