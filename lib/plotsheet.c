@@ -177,8 +177,9 @@ draw_profile(struct sheet *sh)
 		hi = fmax(hi, sh->profile[i]);
 	}
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.075, 0.07, 0.60, 0.22),
-	    sps_plot_axis_of(sh->ztlo, sh->zthi, NULL, 8, 0), sps_plot_axis_of(lo - 0.08 * (hi - lo),
-	    hi + 0.12 * (hi - lo), "Flux (σ)", 4, 1));
+	    sps_plot_axis_of(sh->ztlo, sh->zthi, NULL, 8, 0),
+	    sps_plot_axis_of(lo - 0.08 * (hi - lo), hi + 0.12 * (hi - lo),
+	    "Flux (σ)", 4, 1));
 	sps_plot_band(&pn, sh->box_lo, sh->box_hi, SPS_INK_RED);
 	sps_plot_mark(&pn, 0, 0, SPS_INK_GREY);
 	sps_plot_steps(&pn, sh->ztlo, (sh->zthi - sh->ztlo) / sh->zn,
@@ -201,8 +202,8 @@ draw_waterfall(struct sheet *sh)
 	colour_range(sh->waterfall, (size_t)v->nsub * sh->zn, sh->masked,
 	    sh->zn, &lo, &hi);
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.075, 0.225, 0.60, 0.58),
-	    sps_plot_axis_of(sh->ztlo, sh->zthi, xlabel, 8, 1), sps_plot_axis_of(sh->flo, sh->fhi,
-	    "Frequency (MHz)", 6, 1));
+	    sps_plot_axis_of(sh->ztlo, sh->zthi, xlabel, 8, 1),
+	    sps_plot_axis_of(sh->flo, sh->fhi, "Frequency (MHz)", 6, 1));
 	e = sps_plot_image(&pn, sh->waterfall, sh->zn, v->nsub, lo, hi,
 	    sh->s->cmap, sh->masked);
 	sps_plot_frame(&pn);
@@ -240,8 +241,8 @@ draw_spectrum(struct sheet *sh)
 		}
 	}
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.61, 0.225, 0.68, 0.58),
-	    sps_plot_axis_of(lo - 0.1 * (hi - lo + 1), hi + 0.1 * (hi - lo + 1), "S/N",
-	    3, 1), sps_plot_axis_of(sh->flo, sh->fhi, NULL, 6, 0));
+	    sps_plot_axis_of(lo - 0.1 * (hi - lo + 1), hi + 0.1 * (hi - lo + 1),
+	    "S/N", 3, 1), sps_plot_axis_of(sh->flo, sh->fhi, NULL, 6, 0));
 	sps_plot_mark(&pn, 0, 1, SPS_INK_GREY);
 	sps_plot_line(&pn, snr, freq, (size_t)v->nsub, SPS_INK, 1.2);
 	sps_plot_frame(&pn);
@@ -265,8 +266,9 @@ draw_bowtie(struct sheet *sh)
 	colour_range(sh->dmtime, (size_t)v->ndm * v->nbins, NULL, v->nbins,
 	    &lo, &hi);
 	sps_plot_panel_init(&pn, sh->plot, box(sh, 0.075, 0.655, 0.60, 0.91),
-	    sps_plot_axis_of(sh->tlo, sh->thi, xlabel, 8, 1), sps_plot_axis_of(v->dms[0] - half,
-	    v->dms[v->ndm - 1] + half, "DM (pc cm⁻³)", 5, 1));
+	    sps_plot_axis_of(sh->tlo, sh->thi, xlabel, 8, 1),
+	    sps_plot_axis_of(v->dms[0] - half, v->dms[v->ndm - 1] + half,
+	    "DM (pc cm⁻³)", 5, 1));
 	e = sps_plot_image(&pn, sh->dmtime, v->nbins, v->ndm, lo, hi,
 	    sh->s->cmap, NULL);
 	sps_plot_span(&pn, sh->ztlo, sh->zthi);
