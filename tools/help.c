@@ -5,12 +5,13 @@
 #include "help.h"
 
 const char help_candmaker[] =
-"  -o, --fout DIR           write the files in DIR (default .)\n"
+"  -o, --output, --fout DIR  write the files in DIR (default .)\n"
 "  --rank N                 only the candidate of rank N (1: the brightest)\n"
 "  --top N                  only the N brightest candidates\n"
 "  --snr MIN                only candidates of S/N >= MIN\n"
-"  --time-size N            time bins (default 256)\n"
-"  --frequency-size N       frequency channels (default 256)\n"
+"  --time-size N            time bins (default 256); also --time_size\n"
+"  --frequency-size N       frequency channels (default 256); also\n"
+"                           --frequency_size\n"
 "  --dm-size N              DM trials from 0 to 2 x DM (default 256)\n"
 "  --decimate N             samples a time bin (default: width / 2, >= 1)\n"
 "  -k, --killmask FILE      Heimdall's kill file: channels left out\n"
