@@ -5,6 +5,7 @@
 # make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
 # make sanitize        shorthand for a clean sanitized build and test run
 # make bench           benchmarks (print figures; not tests)
+# make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
@@ -19,7 +20,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
-	peaks search plot
+	peaks search plot candmaker
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local
@@ -37,17 +38,6 @@ CFLAGS_BASE = -std=c11 $(OPT) $(ARCH) -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 FITS_CFLAGS := $(shell pkg-config --cflags cfitsio 2>/dev/null)
 FITS_LIBS := $(shell pkg-config --libs cfitsio 2>/dev/null || echo -lcfitsio)
 LDLIBS_BASE = $(FITS_LIBS) -fopenmp -lm
-
-# Optional libraries, each linked only into the programs that use it:
-# LIBS_NAME is what tools/sps-NAME links besides LDLIBS.  cairo draws
-# sps-plot's pages (and sps-search --plot's); "make CAIRO_LIBS=" builds
-# without it.
-CAIRO_LIBS := $(shell pkg-config --libs cairo 2>/dev/null)
-ifneq ($(strip $(CAIRO_LIBS)),)
-CAIRO_CFLAGS := $(shell pkg-config --cflags cairo) -DSPS_HAVE_CAIRO
-endif
-LIBS_plot = $(CAIRO_LIBS)
-LIBS_search = $(CAIRO_LIBS)
 
 ifeq ($(SANITIZE),1)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -79,7 +69,26 @@ CUDA_LIBS =
 KERNEL_SRC =
 endif
 
-CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CAIRO_CFLAGS) $(CUDA_DEFS) $(SAN)
+# Optional libraries of single tools: tool NAME links $(NAME_OBJ) (objects
+# of tools/) and $(NAME_LIBS); its objects are built with $(NAME_CFLAGS).
+HDF5_PC := $(firstword $(foreach p,hdf5 hdf5-serial,$(shell \
+	pkg-config --exists $(p) 2>/dev/null && echo $(p))))
+ifneq ($(HDF5_PC),)
+candmaker_CFLAGS = $(shell pkg-config --cflags $(HDF5_PC)) -DSPS_HAVE_HDF5
+candmaker_LIBS = $(shell pkg-config --libs $(HDF5_PC))
+candmaker_OBJ = $(O)/tools/candmaker_h5.o
+endif
+
+# cairo draws sps-plot's pages and sps-search --plot's (lib/plot*.c);
+# "make CAIRO=" builds without it.
+CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo cairo)
+ifneq ($(CAIRO),)
+CAIRO_CFLAGS = $(shell pkg-config --cflags cairo) -DSPS_HAVE_CAIRO
+plot_LIBS = $(shell pkg-config --libs cairo)
+search_LIBS = $(plot_LIBS)
+endif
+
+CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
 LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
 
 O = .build/$(BUILD_TAG)
@@ -101,7 +110,13 @@ all: $(BINS)
 # Binaries in tools/ belong to the last build (plain or sanitized).
 $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
     .build/flavour-$(BUILD_TAG)
-	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS) $(LIBS_$*)
+	$(CC) $(CFLAGS) -o $@ $< $($*_OBJ) $(CLI_OBJ) $(LIB) $($*_LIBS) \
+		$(LDLIBS)
+
+tools/sps-candmaker: $(candmaker_OBJ)
+$(O)/tools/sps-candmaker.o $(candmaker_OBJ): CFLAGS += $(candmaker_CFLAGS)
+$(O)/lib/plot.o $(O)/lib/plot%.o $(O)/tools/sps-plot.o $(O)/tools/sps-search.o: \
+    CFLAGS += $(CAIRO_CFLAGS)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@
@@ -140,6 +155,11 @@ sanitize:
 bench: all
 	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
 
+# the GPU suites under compute-sanitizer (on a GPU machine)
+gpu-sanitize: all $(UNITS) $(AUX)
+	scripts/gpu-sanitize --tool memcheck
+	scripts/gpu-sanitize --tool racecheck
+
 lint-man:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -159,4 +179,4 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize bench lint-man install uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench lint-man install uninstall clean

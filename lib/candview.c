@@ -249,10 +249,13 @@ sps_candview_open(struct sps_reader *r, const char *path)
 	struct stat st;
 	int stdin_ = path == NULL || strcmp(path, "-") == 0;
 
-	if (stdin_ || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+	if (stdin_ || (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)))
 		return sps_fail(SPS_EUSAGE, "%s: a pipe cannot be read for "
 		    "candidates (it is read by seeking); give a file",
 		    stdin_ ? "stdin" : path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return sps_fail(SPS_EUSAGE, "%s: not a regular file (it is "
+		    "read by seeking)", path);
 	return sps_reader_open(r, path);
 }
 

@@ -159,7 +159,8 @@ void sps_candview_stats(const struct sps_candview_plan *p,
 
 /* Open a data file for sps_candview_execute: sps_reader_open, but a
  * pipe or standard input is SPS_EUSAGE "PATH: a pipe cannot be read
- * for candidates (it is read by seeking); give a file". */
+ * for candidates (it is read by seeking); give a file", and another
+ * file that is not a regular one SPS_EUSAGE too. */
 enum sps_err sps_candview_open(struct sps_reader *r, const char *path);
 
 #endif
