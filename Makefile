@@ -115,8 +115,9 @@ $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
 
 tools/sps-candmaker: $(candmaker_OBJ)
 $(O)/tools/sps-candmaker.o $(candmaker_OBJ): CFLAGS += $(candmaker_CFLAGS)
-$(O)/lib/plot.o $(O)/lib/plot%.o $(O)/tools/sps-plot.o $(O)/tools/sps-search.o: \
-    CFLAGS += $(CAIRO_CFLAGS)
+CAIRO_OBJ = $(O)/lib/plot.o $(O)/lib/plot%.o $(O)/tools/sps-plot.o \
+	$(O)/tools/sps-search.o
+$(CAIRO_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@
