@@ -1,5 +1,5 @@
-/* plotrun.c: candidates' sheets from one pass of reads (plotrun.h). */
-#ifdef SPS_HAVE_CAIRO
+/* plotrun.c: candidates' sheets from one pass of reads (plotrun.h); the
+ * drawing needs cairo, the choices and names do not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +65,7 @@ sps_plotrun_pick(const struct sps_candlist *l, const size_t *idx, size_t n,
 	return SPS_OK;
 }
 
+#ifdef SPS_HAVE_CAIRO
 struct drawing {
 	const struct sps_plotrun_opts	*o;
 	struct sps_sheet		 sheet;

@@ -49,7 +49,7 @@ struct sps_candlist;
 enum sps_err sps_plotrun_pick(const struct sps_candlist *l,
     const size_t *idx, size_t n, struct sps_cand **chosen);
 
-/* Draw the sheets of the n candidates c, of ranks first_rank, first_rank
+/* Draw (with cairo only) the sheets of the n candidates c, of ranks first_rank, first_rank
  * + 1, ... of nranked, from the data of r (sps_candview_open'd, at its
  * first spectrum), reading it once; what was read in *st (NULL: not
  * wanted). */
