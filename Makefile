@@ -79,12 +79,13 @@ candmaker_LIBS = $(shell pkg-config --libs $(HDF5_PC))
 candmaker_OBJ = $(O)/tools/candmaker_h5.o
 endif
 
-# cairo draws sps-plot's pages and sps-search --plot's (lib/plot*.c);
-# "make CAIRO=" builds without it.
-CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo cairo)
+# cairo draws sps-plot's pages and sps-search --plot's (lib/plot*.c),
+# its text through fontconfig; "make CAIRO=" builds without it.
+CAIRO := $(shell pkg-config --exists cairo fontconfig 2>/dev/null && \
+	echo cairo fontconfig)
 ifneq ($(CAIRO),)
-CAIRO_CFLAGS = $(shell pkg-config --cflags cairo) -DSPS_HAVE_CAIRO
-plot_LIBS = $(shell pkg-config --libs cairo)
+CAIRO_CFLAGS = $(shell pkg-config --cflags $(CAIRO)) -DSPS_HAVE_CAIRO
+plot_LIBS = $(shell pkg-config --libs $(CAIRO))
 search_LIBS = $(plot_LIBS)
 endif
 

@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,13 @@ sps_plot_abort(struct sps_plot *p)
 	}
 	sps_writer_abort(&p->out);
 	release(p);
+}
+
+void
+sps_plot_release_fonts(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
 }
 
 double

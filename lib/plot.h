@@ -26,6 +26,10 @@ enum sps_err sps_plot_open(struct sps_plot **p, const char *path,
 enum sps_err sps_plot_close(struct sps_plot *p);
 /* Remove the unfinished page; frees p (NULL allowed). */
 void sps_plot_abort(struct sps_plot *p);
+/* Free what cairo and fontconfig keep for text between pages, so that
+ * a leak checker sees none: at the end of a run, every page closed. */
+void sps_plot_release_fonts(void);
+
 /* The page's size of text, in page units (12 on a page 1200 wide, in
  * proportion to its width, at least 9). */
 double sps_plot_font(const struct sps_plot *p);

@@ -17,6 +17,7 @@
 #include "help.h"
 #include "killmask.h"
 #include "plotoverview.h"
+#include "plot.h"
 #include "plotrun.h"
 
 static const char usage_text[] =
@@ -326,6 +327,8 @@ draw_overview(struct options *o)
 	if (!o->quiet)
 		fprintf(stderr, "sps-plot: %zu candidates in %s\n", n, path);
 	free(chosen);
+	if (path != o->output)
+		free((char *)path);
 	sps_candlist_free(&l);
 	if (o->data != NULL)
 		cli_reader_close(&r);
@@ -343,6 +346,9 @@ main(int argc, char **argv)
 #ifndef SPS_HAVE_CAIRO
 	cli_fail("built without cairo");
 #else
-	return o.overview ? draw_overview(&o) : draw_sheets(&o);
+	int status = o.overview ? draw_overview(&o) : draw_sheets(&o);
+
+	sps_plot_release_fonts();
+	return status;
 #endif
 }

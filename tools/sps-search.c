@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "help.h"
+#include "plot.h"
 #include "plotsearch.h"
 #include "plan.h"
 #include "psrfits.h"
@@ -365,6 +366,7 @@ plot(const struct search_options *o, int argc, char **argv)
 	ps.cands = table;
 	ps.settings = settings;
 	cli_check(sps_plot_search(&ps, &nsheets), NULL);
+	sps_plot_release_fonts();
 	if (!o->quiet)
 		fprintf(stderr, "sps-search: %zu sheets and overview.png in %s "
 		    "(%.2f s)\n", nsheets, o->plot_dir, cli_now() - start);
