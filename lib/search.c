@@ -630,7 +630,6 @@ trial_found(struct sps_search *s, const struct sps_gpu_found *g, size_t n)
 	return SPS_OK;
 }
 
-/* What the GPU found, through every trial's boxcar stream to events. */
 /* A failure of the search on the device, named by its device. */
 static enum sps_err
 gpu_fail(const struct sps_search *s, enum sps_err e)
@@ -638,6 +637,7 @@ gpu_fail(const struct sps_search *s, enum sps_err e)
 	return sps_fail(e, "GPU %d: %s", s->o.device, sps_errmsg());
 }
 
+/* What the GPU found, through every trial's boxcar stream to events. */
 static enum sps_err
 gpu_events(struct sps_search *s)
 {
