@@ -5,6 +5,7 @@
 # make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
 # make sanitize        shorthand for a clean sanitized build and test run
 # make bench           benchmarks (print figures; not tests)
+# make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
@@ -129,6 +130,11 @@ sanitize:
 bench: all
 	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
 
+# the GPU suites under compute-sanitizer (on a GPU machine)
+gpu-sanitize: all $(UNITS) $(AUX)
+	scripts/gpu-sanitize --tool memcheck
+	scripts/gpu-sanitize --tool racecheck
+
 lint-man:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -148,4 +154,4 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize bench lint-man install uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench lint-man install uninstall clean
