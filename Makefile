@@ -99,7 +99,7 @@ LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o \
 	$(O)/tools/searchpipe.o
 BINS = $(TOOLS:%=tools/sps-%)
-SCRIPTS = scripts/sps-completeness scripts/sps-cleancost
+SCRIPTS = scripts/sps-completeness scripts/sps-cleancost scripts/sps-batch
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)
