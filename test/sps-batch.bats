@@ -359,7 +359,7 @@ slots() {
 
 	want=$(sed -nE 's/^[[:space:]]*\{ "([^"]+)", required_argument,.*/--\1/p' \
 	    "$src/sps-search.c" "$src/cleanopts.h" |
-	    grep -vxE -- '--(dm|output|device|clean-report)' | sort)
+	    grep -vxE -- '--(dm|output|device|clean-report|plot)' | sort)
 	have=$(sed -n "/^search_valued='/,/'$/p" \
 	    "$BATS_TEST_DIRNAME/../scripts/sps-batch" | tr -s " '\t" '\n\n\n' |
 	    grep -- '^--' | sort)
