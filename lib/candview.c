@@ -1,6 +1,7 @@
 /* candview.c: the data around candidates, in one pass of reads
  * (candview.h); the arrays of one window are candview_make.c's. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,8 +140,10 @@ sps_candview_create(struct sps_candview_plan **pp, const struct sps_header *h,
 	p->nsamples = nsamples;
 	p->nchans = h->nchans;
 	p->nsub = o->nsub == 0 || o->nsub > h->nchans ? h->nchans : o->nsub;
+	p->nthreads = o->nthreads > 0 ? o->nthreads : omp_get_max_threads();
 	if ((e = sps_header_copy(&p->h, h)) == SPS_OK &&
 	    (e = make_subbands(p)) == SPS_OK) {
+		p->avg_h = p->h;
 		p->o.kill = o->kill;
 		e = make_arrays(p);
 		p->o.kill = NULL;
@@ -171,6 +174,7 @@ sps_candview_free(struct sps_candview_plan *p)
 	free(p->sub_freq);
 	free(p->held_buf);
 	free(p->win);
+	free(p->avg);
 	free(p->dd);
 	free(p->freq_time);
 	free(p->profile);
@@ -207,15 +211,33 @@ dm_range(const struct sps_candview_plan *p, double dm, double *lo,
 	}
 }
 
+/* The largest power of 2 not above n, at least 1. */
+static int
+floor_pow2(int n)
+{
+	int d = 1;
+
+	while (d <= n / 2)
+		d *= 2;
+	return d;
+}
+
+/* A power of 2 unless given: the window is then averaged to its bins
+ * before the dedispersion, which sums no more samples than it shows. */
 static int
 decimation(const struct sps_candview_plan *p, const struct sps_cand *c,
     double sweep_half)
 {
-	int d = p->o.decimate > 0 ? p->o.decimate : c->best.width / 2;
+	int d;
 
+	if (p->o.decimate > 0)
+		return p->o.decimate;
+	d = floor_pow2(c->best.width / 2);
 	if (p->o.decimate == SPS_CANDVIEW_DEC_FIT)
-		d = (int)fmax(d, ceil(2 * sweep_half / p->o.nbins));
-	return d < 1 ? 1 : d > DECIMATE_MAX ? DECIMATE_MAX : d;
+		while (d < DECIMATE_MAX && (double)d * p->o.nbins <
+		    2 * sweep_half)
+			d *= 2;
+	return d;
 }
 
 enum sps_err
@@ -282,13 +304,60 @@ by_first(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+static size_t
+averaged(const struct sps_candview_window *w)
+{
+	return w->count / (size_t)SPS_CANDVIEW_SCRUNCH(w->decimate);
+}
+
+/* Room for windows of longest spectra, averaged to navg: the ring of
+ * spectra held, the averaged window and, for cleaning, a copy of the
+ * window and the cleaning's plan. */
+static enum sps_err
+reserve(struct sps_candview_plan *p, size_t longest, size_t navg)
+{
+	size_t row = (size_t)p->nchans * sizeof(float);
+	enum sps_err e = SPS_OK;
+
+	if (longest > p->capacity) {
+		free(p->held_buf);
+		free(p->win);
+		p->win = NULL;
+		p->held_buf = malloc(longest * row);
+		if (p->held_buf != NULL && p->o.clean != NULL)
+			p->win = malloc(longest * row);
+		p->capacity = longest;
+		if (p->held_buf == NULL || (p->o.clean != NULL && p->win ==
+		    NULL)) {
+			p->capacity = 0;
+			return sps_fail(SPS_ENOMEM, "no memory for a window of "
+			    "%zu spectra (%d x %.1f MB)", longest, 1 +
+			    (p->o.clean != NULL), longest * row / 1e6);
+		}
+	}
+	if (navg > p->avg_cap) {
+		free(p->avg);
+		p->avg = malloc(navg * row);
+		p->avg_cap = p->avg == NULL ? 0 : navg;
+		if (p->avg == NULL)
+			return no_memory("an averaged window");
+	}
+	if (p->o.clean != NULL) {
+		sps_clean_free(p->clean);
+		p->clean = NULL;
+		e = sps_clean_create(&p->clean, &p->h, p->capacity,
+		    p->o.clean);
+	}
+	return e;
+}
+
 /* The windows in the order of the pass, and room for the longest. */
 static enum sps_err
 prepare_pass(struct sps_candview_plan *p, const struct sps_cand *cands,
     size_t n, struct visit **out)
 {
 	struct visit *v = malloc((n ? n : 1) * sizeof(*v));
-	size_t i, longest = 0;
+	size_t i, longest = 0, navg = 0;
 	enum sps_err e = SPS_OK;
 
 	if (v == NULL)
@@ -298,27 +367,11 @@ prepare_pass(struct sps_candview_plan *p, const struct sps_cand *cands,
 		e = sps_candview_window(p, &cands[i], &v[i].w);
 		if (e == SPS_OK && v[i].w.count > longest)
 			longest = v[i].w.count;
+		if (e == SPS_OK && averaged(&v[i].w) > navg)
+			navg = averaged(&v[i].w);
 	}
-	if (e == SPS_OK && longest > p->capacity) {
-		size_t bytes = longest * (size_t)p->nchans * sizeof(float);
-
-		free(p->held_buf);
-		free(p->win);
-		p->held_buf = malloc(bytes);
-		p->win = malloc(bytes);
-		p->capacity = longest;
-		if (p->held_buf == NULL || p->win == NULL) {
-			p->capacity = 0;
-			e = sps_fail(SPS_ENOMEM, "no memory for a window of %zu "
-			    "spectra (2 x %.1f MB)", longest, bytes / 1e6);
-		}
-	}
-	if (e == SPS_OK && p->o.clean != NULL) {
-		sps_clean_free(p->clean);
-		p->clean = NULL;
-		e = sps_clean_create(&p->clean, &p->h, p->capacity,
-		    p->o.clean);
-	}
+	if (e == SPS_OK)
+		e = reserve(p, longest, navg);
 	if (e != SPS_OK) {
 		free(v);
 		return e;
@@ -328,13 +381,47 @@ prepare_pass(struct sps_candview_plan *p, const struct sps_cand *cands,
 	return SPS_OK;
 }
 
+/* Spectrum s of the data if it is held, else NULL. */
+static const float *
+held_row(const struct sps_candview_plan *p, int64_t s)
+{
+	size_t k;
+
+	if (s < p->held_first || s >= p->held_first + (int64_t)p->held)
+		return NULL;
+	k = (p->head + (size_t)(s - p->held_first)) % p->capacity;
+	return p->held_buf + k * (size_t)p->nchans;
+}
+
+/* Read spectra on to hi, into the ring after those held. */
+static enum sps_err
+read_on(struct sps_candview_plan *p, struct sps_reader *r, int64_t hi)
+{
+	size_t row = (size_t)p->nchans, got, at, want;
+	enum sps_err e;
+
+	while (p->held_first + (int64_t)p->held < hi) {
+		at = (p->head + p->held) % p->capacity;
+		want = (size_t)(hi - p->held_first) - p->held;
+		if (want > p->capacity - at)
+			want = p->capacity - at;
+		e = sps_reader_read(r, p->held_buf + at * row, want, &got);
+		if (e == SPS_EEOF || (e == SPS_OK && got == 0))
+			break;
+		if (e != SPS_OK)
+			return e;
+		p->held += got;
+		p->stats.spectra_read += got;
+	}
+	return SPS_OK;
+}
+
 /* Hold the spectra [lo, hi) of the data that exist, lo never before the
  * last call's: what is held goes on, the rest is skipped or read. */
 static enum sps_err
 hold(struct sps_candview_plan *p, struct sps_reader *r, int64_t lo,
     int64_t hi)
 {
-	size_t row = (size_t)p->nchans, got;
 	int64_t end = p->held_first + (int64_t)p->held;
 	enum sps_err e;
 
@@ -345,85 +432,140 @@ hold(struct sps_candview_plan *p, struct sps_reader *r, int64_t lo,
 		p->stats.spectra_skipped += (uint64_t)(lo - end);
 		p->held_first = (int64_t)r->position;
 		p->held = 0;
+		p->head = 0;
 	} else if (lo > p->held_first) {
 		size_t drop = (size_t)(lo - p->held_first);
 
-		memmove(p->held_buf, p->held_buf + drop * row, (p->held - drop) *
-		    row * sizeof(float));
+		p->head = (p->head + drop) % p->capacity;
 		p->held -= drop;
 		p->held_first = lo;
 	}
-	while (p->held_first + (int64_t)p->held < hi) {
-		size_t want = (size_t)(hi - p->held_first) - p->held;
-
-		e = sps_reader_read(r, p->held_buf + p->held * row, want, &got);
-		if (e == SPS_EEOF || (e == SPS_OK && got == 0))
-			break;
-		if (e != SPS_OK)
-			return e;
-		p->held += got;
-		p->stats.spectra_read += got;
-	}
+	if ((e = read_on(p, r, hi)) != SPS_OK)
+		return e;
 	if (p->held > p->stats.held_max)
 		p->stats.held_max = p->held;
 	return SPS_OK;
 }
 
-/* The window's spectra from those held; the others each channel's mean
- * over the window's spectra that exist (0 when none does). */
+/* A copy of the window's spectra for the cleaning, those outside the
+ * data each channel's mean over those inside (0 when none is). */
 static void
 fill_window(struct sps_candview_plan *p, const struct sps_candview_window *w)
 {
 	size_t row = (size_t)p->nchans, t, real = 0;
-	int64_t s, end = p->held_first + (int64_t)p->held;
 	float *mean = p->dd;	/* nchans floats of scratch */
+	const float *x;
 	int c;
 
 	memset(mean, 0, row * sizeof(float));
 	for (t = 0; t < w->count; t++) {
-		s = w->first + (int64_t)t;
-		if (s < p->held_first || s >= end)
+		if ((x = held_row(p, w->first + (int64_t)t)) == NULL)
 			continue;
-		memcpy(p->win + t * row, p->held_buf + (size_t)(s -
-		    p->held_first) * row, row * sizeof(float));
+		memcpy(p->win + t * row, x, row * sizeof(float));
 		for (c = 0; c < p->nchans; c++)
-			mean[c] += p->win[t * row + (size_t)c];
+			mean[c] += x[c];
 		real++;
 	}
 	for (c = 0; c < p->nchans && real > 0; c++)
 		mean[c] /= (float)real;
-	for (t = 0; t < w->count; t++) {
-		s = w->first + (int64_t)t;
-		if (s < p->held_first || s >= end)
+	for (t = 0; t < w->count; t++)
+		if (held_row(p, w->first + (int64_t)t) == NULL)
 			memcpy(p->win + t * row, mean, row * sizeof(float));
-	}
 }
 
 /* The channels left out of this window: killed, or masked by the
- * cleaning (which sees the kill mask as its static mask); their samples
- * are set to 0, so that the sums leave them out. */
+ * cleaning of its copy (which sees the kill mask as its static mask). */
 static enum sps_err
-mask_window(struct sps_candview_plan *p, size_t count)
+mask_window(struct sps_candview_plan *p, const struct sps_candview_window *w)
 {
 	struct sps_clean_block b;
-	size_t t, row = (size_t)p->nchans;
 	enum sps_err e;
 	int c;
 
-	memcpy(p->masked, p->kill, row);
-	if (p->clean != NULL) {
-		sps_clean_set_static(p->clean, p->kill);
-		if ((e = sps_clean_execute(p->clean, p->win, count, &b)) !=
-		    SPS_OK)
-			return e;
-		for (c = 0; c < p->nchans; c++)
-			p->masked[c] = p->kill[c] || b.masked[c];
+	memcpy(p->masked, p->kill, (size_t)p->nchans);
+	if (p->clean == NULL)
+		return SPS_OK;
+	fill_window(p, w);
+	sps_clean_set_static(p->clean, p->kill);
+	if ((e = sps_clean_execute(p->clean, p->win, w->count, &b)) != SPS_OK)
+		return e;
+	for (c = 0; c < p->nchans; c++)
+		p->masked[c] = p->kill[c] || b.masked[c];
+	return SPS_OK;
+}
+
+/* Sum of the window's f spectra from t0 into out; the number of them
+ * outside the data. */
+static size_t
+sum_spectra(const struct sps_candview_plan *p,
+    const struct sps_candview_window *w, size_t t0, size_t f,
+    float *restrict out)
+{
+	size_t k, c, row = (size_t)p->nchans, missing = 0;
+	const float *restrict x;
+
+	memset(out, 0, row * sizeof(float));
+	for (k = t0; k < t0 + f; k++) {
+		x = p->clean != NULL ? p->win + k * row :
+		    held_row(p, w->first + (int64_t)k);
+		if (x == NULL) {
+			missing++;
+			continue;
+		}
+#pragma omp simd
+		for (c = 0; c < row; c++)
+			out[c] += x[c];
 	}
-	for (t = 0; t < count; t++)
+	return missing;
+}
+
+/* Spectra outside the data are each channel's mean over the window's
+ * spectra inside (0 when none is): add them to the sums. */
+static void
+fill_missing(struct sps_candview_plan *p, const struct sps_candview_window *w,
+    size_t f, size_t missing)
+{
+	size_t row = (size_t)p->nchans, n = w->count / f, j, k, c, m;
+	float *mean = p->dd;	/* nchans floats of scratch */
+
+	memset(mean, 0, row * sizeof(float));
+	for (j = 0; j < n && missing < w->count; j++)
+		for (c = 0; c < row; c++)
+			mean[c] += p->avg[j * row + c];
+	for (c = 0; c < row && missing < w->count; c++)
+		mean[c] /= (float)(w->count - missing);
+	for (j = 0; j < n; j++) {
+		for (m = 0, k = j * f; k < j * f + f; k++)
+			m += held_row(p, w->first + (int64_t)k) == NULL;
+		for (c = 0; c < row && m > 0; c++)
+			p->avg[j * row + c] += (float)m * mean[c];
+	}
+}
+
+/* The window averaged over SPS_CANDVIEW_SCRUNCH(decimate) spectra into
+ * p->avg, masked channels zeroed. */
+static void
+average_window(struct sps_candview_plan *p,
+    const struct sps_candview_window *w)
+{
+	size_t f = (size_t)SPS_CANDVIEW_SCRUNCH(w->decimate), row =
+	    (size_t)p->nchans, missing = 0;
+	long j, n = (long)(w->count / f);
+	int c;
+
+#pragma omp parallel for num_threads(p->nthreads) schedule(static) \
+    reduction(+:missing)
+	for (j = 0; j < n; j++)
+		missing += sum_spectra(p, w, (size_t)j * f, f, p->avg +
+		    (size_t)j * row);
+	if (missing > 0)
+		fill_missing(p, w, f, missing);
+	for (j = 0; j < n; j++)
 		for (c = 0; c < p->nchans; c++)
 			if (p->masked[c])
-				p->win[t * row + (size_t)c] = 0;
-	return SPS_OK;
+				p->avg[(size_t)j * row + (size_t)c] = 0;
+	p->avg_n = (size_t)n;
+	p->avg_h.tsamp = p->h.tsamp * (double)f;
 }
 
 /* Scratch for the dedispersion's output: the largest of nchans floats
@@ -461,6 +603,7 @@ sps_candview_execute(struct sps_candview_plan *p, struct sps_reader *r,
 		p->nsamples = r->nsamples;
 	p->held_first = (int64_t)r->position;
 	p->held = 0;
+	p->head = 0;
 	if ((e = prepare_pass(p, cands, n, &v)) != SPS_OK)
 		return e;
 	e = scratch(p, v, n);
@@ -468,11 +611,10 @@ sps_candview_execute(struct sps_candview_plan *p, struct sps_reader *r,
 		const struct sps_candview_window *w = &v[k].w;
 
 		e = hold(p, r, w->first, w->first + (int64_t)w->count);
-		if (e != SPS_OK)
+		if (e != SPS_OK || (e = mask_window(p, w)) != SPS_OK)
 			break;
-		fill_window(p, w);
-		if ((e = mask_window(p, w->count)) != SPS_OK ||
-		    (e = sps_candview_make(p, &cands[v[k].i], w, &view)) !=
+		average_window(p, w);
+		if ((e = sps_candview_make(p, &cands[v[k].i], w, &view)) !=
 		    SPS_OK)
 			break;
 		view.index = v[k].i;

@@ -9,13 +9,15 @@
  * in bin nbins / 2.  Times are those of the top of the band (the centre
  * of the highest channel), as everywhere in sps.
  *
- * Dedispersion is the library's (dedisperse.h, direct algorithm): the
- * DM-time array is one plan of ndm trials; each sub-band of the dynamic
- * spectrum is a one-trial plan over that sub-band's channels (the others
- * killed; the engine's delays stay behind the top of the band, so the
- * sub-bands line up).  Channels left out (killed or cleaned away) are
- * set to 0 before the sums, and each value divided by the channels
- * used.
+ * Dedispersion is the library's (dedisperse.h, direct algorithm), of
+ * the window averaged first over the largest power of 2 that divides
+ * the decimation (all of it, unless a decimation that is not a power of
+ * 2 is asked for), at that time resolution: the DM-time array is one
+ * plan of ndm trials; each sub-band of the dynamic spectrum is a
+ * one-trial plan over that sub-band's channels (the others killed; the
+ * engine's delays stay behind the top of the band, so the sub-bands
+ * line up).  Channels left out (killed or cleaned away) are set to 0
+ * before the sums, and each value divided by the channels used.
  *
  * Execution is one pass of reads: candidates are taken in the order of
  * the first spectrum their window needs, the reader skips (seeks) to
@@ -45,10 +47,12 @@ enum sps_candview_dmrange {
 	SPS_DMRANGE_ABSOLUTE	/* dm_lo .. dm_hi */
 };
 
-#define SPS_CANDVIEW_DEC_WIDTH	0	/* decimate by max(1, width / 2) */
-#define SPS_CANDVIEW_DEC_FIT	(-1)	/* at least width / 2, and enough
-					 * for the window to hold the
-					 * sweep of the DM range */
+#define SPS_CANDVIEW_DEC_WIDTH	0	/* decimate by the largest power
+					 * of 2 not above width / 2 (1 at
+					 * least) */
+#define SPS_CANDVIEW_DEC_FIT	(-1)	/* that, doubled until the window
+					 * holds the sweep of the DM
+					 * range */
 
 struct sps_candview_opts {
 	int	 nsub;		/* sub-bands (divides nchans is not needed:
@@ -73,7 +77,8 @@ struct sps_candview_opts {
 
 /* FETCH's sizes, as your_candmaker.py makes them:
  * nsub 256 (the channels, when fewer), nbins 256, ndm 256, DM 0 to 2 x
- * DM, decimation width / 2; no cleaning, no kill mask. */
+ * DM, decimation width / 2 (a power of 2 not above it); no cleaning, no
+ * kill mask. */
 void sps_candview_defaults(struct sps_candview_opts *o);
 
 /* One candidate's arrays, valid during the callback only.  Row-major

@@ -7,38 +7,31 @@
 #include "candview_plan.h"
 #include "dedisperse.h"
 
-/* What one window's dedispersion is. */
+/* What one window's dedispersion is, in averaged samples (p->avg). */
 struct cut {
-	size_t	 nout;		/* base samples out: nbins * decimate */
-	int	 f;		/* scrunch factor of the plans */
-	int	 per;		/* scrunched samples a bin */
+	size_t	 nout;		/* samples out: nbins * per */
+	int	 per;		/* averaged samples a bin */
 	float	 norm;		/* 1 / (decimate * channels used) */
 };
 
-/* Dedisperse nin spectra of in at dms (one scrunch factor), channels of
- * kill left out; the output in p->dd. */
+/* Dedisperse the averaged window at dms, channels of kill left out; the
+ * output in p->dd. */
 static enum sps_err
 dedisperse(struct sps_candview_plan *p, const struct cut *k,
-    const double *dms, int ndm, const unsigned char *kill, const float *in,
-    size_t nin, struct sps_dedisp_plan **dp)
+    const double *dms, int ndm, const unsigned char *kill,
+    struct sps_dedisp_plan **dp)
 {
-	struct sps_dedisp_opts opts = { p->o.nthreads, 0, 0, SPS_ALGO_DIRECT };
-	int *scrunch = malloc((size_t)ndm * sizeof(int)), i;
+	struct sps_dedisp_opts opts = { p->nthreads, 0, 0, SPS_ALGO_DIRECT };
 	enum sps_err e;
 
-	if (scrunch == NULL)
-		return sps_fail(SPS_ENOMEM, "no memory for %d trials", ndm);
-	for (i = 0; i < ndm; i++)
-		scrunch[i] = k->f;
-	e = sps_dedisp_create(dp, &p->h, dms, scrunch, ndm, kill, &opts);
-	free(scrunch);
+	e = sps_dedisp_create(dp, &p->avg_h, dms, NULL, ndm, kill, &opts);
 	if (e != SPS_OK)
 		return e;
-	if (nin < k->nout + sps_dedisp_max_delay(*dp))
-		return sps_fail(SPS_EVALUE, "a window of %zu spectra is short "
-		    "of the %zu the delays need", nin, k->nout +
+	if (p->avg_n < k->nout + sps_dedisp_max_delay(*dp))
+		return sps_fail(SPS_EVALUE, "a window of %zu samples is short "
+		    "of the %zu the delays need", p->avg_n, k->nout +
 		    sps_dedisp_max_delay(*dp));
-	return sps_dedisp_execute(*dp, in, nin, k->nout, p->dd);
+	return sps_dedisp_execute(*dp, p->avg, p->avg_n, k->nout, p->dd);
 }
 
 /* nbins bins of a dedispersed series, each the sum of per samples
@@ -68,7 +61,7 @@ make_dm_time(struct sps_candview_plan *p, const struct sps_candview_window *w,
 	for (i = 0; i < ndm; i++)
 		p->dms[i] = ndm == 1 ? w->dm_lo : w->dm_lo + (w->dm_hi -
 		    w->dm_lo) * i / (ndm - 1);
-	e = dedisperse(p, k, p->dms, ndm, NULL, p->win, w->count, &dp);
+	e = dedisperse(p, k, p->dms, ndm, NULL, &dp);
 	for (i = 0; i < ndm && e == SPS_OK; i++)
 		bin_series(p->dd + sps_dedisp_out_offset(dp, k->nout, i), k,
 		    p->o.nbins, p->dm_time + (size_t)i * (size_t)p->o.nbins);
@@ -81,7 +74,7 @@ make_dm_time(struct sps_candview_plan *p, const struct sps_candview_window *w,
  * not, so the sub-bands line up). */
 static enum sps_err
 make_subband(struct sps_candview_plan *p, const struct sps_cand *c,
-    const struct sps_candview_window *w, struct cut k, int b)
+    struct cut k, int b)
 {
 	struct sps_dedisp_plan *dp = NULL;
 	float *row = p->freq_time + (size_t)b * (size_t)p->o.nbins;
@@ -100,8 +93,7 @@ make_subband(struct sps_candview_plan *p, const struct sps_cand *c,
 		return SPS_OK;
 	}
 	k.norm /= (float)used;
-	e = dedisperse(p, &k, &c->best.dm, 1, p->sub_kill, p->win, w->count,
-	    &dp);
+	e = dedisperse(p, &k, &c->best.dm, 1, p->sub_kill, &dp);
 	if (e == SPS_OK)
 		bin_series(p->dd, &k, p->o.nbins, row);
 	sps_dedisp_free(dp);
@@ -229,12 +221,11 @@ sps_candview_make(struct sps_candview_plan *p, const struct sps_cand *c,
 
 	for (ch = 0; ch < p->nchans; ch++)
 		used += !p->masked[ch];
-	k.nout = (size_t)p->o.nbins * (size_t)w->decimate;
-	k.f = SPS_CANDVIEW_SCRUNCH(w->decimate);
-	k.per = w->decimate / k.f;
+	k.per = w->decimate / SPS_CANDVIEW_SCRUNCH(w->decimate);
+	k.nout = (size_t)p->o.nbins * (size_t)k.per;
 	k.norm = 1.0f / (float)w->decimate;
 	for (b = 0; b < p->nsub; b++)
-		if ((e = make_subband(p, c, w, k, b)) != SPS_OK)
+		if ((e = make_subband(p, c, k, b)) != SPS_OK)
 			return e;
 	make_profile(p, used);
 	if (used > 0)
