@@ -1,7 +1,8 @@
 /* unit-candview: the data around candidates (lib/candview.c,
  * candview_make.c) on a file of fake pulses (fake.h): the profile peaks
  * at the centre bin, the DM-time array and the S/N-DM curve at the
- * candidate's DM, killed channels show as such, one pass of reads. */
+ * candidate's DM, killed channels show as such, one pass of reads;
+ * decimations a power of 2 by default, and others still centred. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "candview.h"
+#include "dmdelay.h"
 #include "fake.h"
 #include "header.h"
 #include "reader.h"
@@ -238,12 +240,98 @@ test_edge_and_refusals(void **state)
 	assert_int_equal(sps_candview_open(&r, "/dev/null"), SPS_EUSAGE);
 }
 
+static int
+is_power_of_2(int d)
+{
+	return d > 0 && (d & (d - 1)) == 0;
+}
+
+/* The smallest power of 2 at least width / 2 (rounded down to one) for
+ * which the window holds the sweep of the DM range (0 to 2 DM). */
+static void
+test_decimation_power_of_2(void **state)
+{
+	struct sps_header h;
+	struct sps_candview_plan *p;
+	struct sps_candview_opts o;
+	struct sps_candview_window w;
+	struct sps_cand c;
+	unsigned char kill[NCHANS];
+	double sweep2 = 2 * sps_dm_delay(300, 1500 + (NCHANS - 1) * -4.0,
+	    1500) / TSAMP;
+
+	(void)state;
+	header_of(&h);
+	options(&o, kill);
+	if (sps_candview_create(&p, &h, NSPEC, &o) != SPS_OK)
+		fail_msg("%s", sps_errmsg());
+	cand_at(&c, 2, 12, 300);
+	assert_int_equal(sps_candview_window(p, &c, &w), SPS_OK);
+	assert_int_equal(w.decimate, 4);
+	cand_at(&c, 2, 1, 300);
+	assert_int_equal(sps_candview_window(p, &c, &w), SPS_OK);
+	assert_int_equal(w.decimate, 1);
+	sps_candview_free(p);
+	o.decimate = SPS_CANDVIEW_DEC_FIT;
+	if (sps_candview_create(&p, &h, NSPEC, &o) != SPS_OK)
+		fail_msg("%s", sps_errmsg());
+	cand_at(&c, 2, 12, 300);
+	assert_int_equal(sps_candview_window(p, &c, &w), SPS_OK);
+	assert_true(is_power_of_2(w.decimate) && w.decimate > 4);
+	assert_true(w.decimate * o.nbins >= sweep2);
+	assert_true(w.decimate / 2 * o.nbins < sweep2);
+	sps_candview_free(p);
+	sps_header_free(&h);
+}
+
+static enum sps_err
+centred(void *arg, const struct sps_candview *v)
+{
+	int peak = argmax(v->dm_time, (size_t)v->ndm * (size_t)v->nbins);
+
+	(void)arg;
+	assert_int_equal(v->decimate, 6);
+	assert_true(abs(argmax(v->profile, (size_t)v->nbins) -
+	    v->centre_bin) <= 1);
+	assert_true(fabs(v->dms[peak / v->nbins] - v->cand->best.dm) <=
+	    2 * (v->dms[1] - v->dms[0]));
+	assert_true(abs(peak % v->nbins - v->centre_bin) <= 1);
+	assert_true(v->snr_dm[v->dm_row] > 10);
+	return SPS_OK;
+}
+
+/* A decimation of 6 is averaged by 2, then bins of 3 are summed. */
+static void
+test_decimation_given(void **state)
+{
+	struct sps_reader r;
+	struct sps_candview_plan *p;
+	struct sps_candview_opts o;
+	struct sps_cand c;
+	unsigned char kill[NCHANS];
+
+	(void)state;
+	options(&o, kill);
+	o.decimate = 6;
+	cand_at(&c, 2, 16, 300);
+	if (sps_candview_open(&r, path) != SPS_OK)
+		fail_msg("%s", sps_errmsg());
+	if (sps_candview_create(&p, &r.hdr, r.nsamples, &o) != SPS_OK)
+		fail_msg("%s", sps_errmsg());
+	assert_int_equal(sps_candview_execute(p, &r, &c, 1, centred, NULL),
+	    SPS_OK);
+	sps_candview_free(p);
+	sps_reader_close(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pulses_centred),
 		cmocka_unit_test(test_edge_and_refusals),
+		cmocka_unit_test(test_decimation_power_of_2),
+		cmocka_unit_test(test_decimation_given),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
