@@ -177,9 +177,26 @@ found() {
 	assert_line "fch1 1465"
 	assert_line "nsamples 789"
 	assert_line "blocks 789"
-	aux-dedisp dump s.dmt >got.raw
-	aux-dedisp naive "$f" plan.txt >want.raw
-	# its scaled values are integers: the sums are exact
+	# its scaled values are integers: the sums are exact.  The naive
+	# sum reads SIGPROC only: it gets the values sps-filterbank gives,
+	# which the next case and sps-filterbank.bats check independently
+	sps-filterbank -q -b 32 "$f" >s.fil
+	naive_equal s.fil plan.txt
+	aux-dedisp dump s.dmt >direct.raw
+	cmp direct.raw got.raw
+}
+
+@test "sps-dedisperse: reads PSRFITS: the values aux-mkfits put in, summed naively" {
+	# 16 channels 1500 .. 1470 MHz, 64 us; integer values (unit scales)
+	aux-mkfits -b 8 -u -s 512 -r 2 -e want.f32 x.fits
+	{ aux-mkheader HEADER_START source_name:s:x data_type:i:1 \
+	    nchans:i:16 nbits:i:32 nifs:i:1 fch1:d:1500 foff:d:-2 \
+	    tsamp:d:6.4e-5 tstart:d:60000 HEADER_END; cat want.f32; } >want.fil
+	printf '0\n21.5\n50\n100\n' >fits-plan.txt
+	sps-dedisperse -q --plan fits-plan.txt x.fits >x.dmt
+	aux-dedisp dump x.dmt >got.raw
+	aux-dedisp naive want.fil fits-plan.txt >want.raw
+	[ "$(stat -c %s want.raw)" -eq $((4 * 4 * 1024)) ]
 	cmp got.raw want.raw
 }
 
