@@ -5,6 +5,8 @@
 # make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
 # make sanitize        shorthand for a clean sanitized build and test run
 # make bench           benchmarks (print figures; not tests)
+# make mutate          small bugs put into lib/ one at a time (in a scratch
+#                      copy): each must make a test fail (scripts/mutate)
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
@@ -129,6 +131,9 @@ sanitize:
 bench: all
 	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
 
+mutate:
+	scripts/mutate
+
 lint-man:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -148,4 +153,4 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize bench lint-man install uninstall clean
+.PHONY: all test sanitize bench mutate lint-man install uninstall clean
