@@ -7,6 +7,7 @@
 # make bench           benchmarks (print figures; not tests)
 # make mutate          small bugs put into lib/ one at a time (in a scratch
 #                      copy): each must make a test fail (scripts/mutate)
+# make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
@@ -21,7 +22,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
-	peaks search
+	peaks search candmaker
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local
@@ -70,6 +71,16 @@ CUDA_LIBS =
 KERNEL_SRC =
 endif
 
+# Optional libraries of single tools: tool NAME links $(NAME_OBJ) (objects
+# of tools/) and $(NAME_LIBS); its objects are built with $(NAME_CFLAGS).
+HDF5_PC := $(firstword $(foreach p,hdf5 hdf5-serial,$(shell \
+	pkg-config --exists $(p) 2>/dev/null && echo $(p))))
+ifneq ($(HDF5_PC),)
+candmaker_CFLAGS = $(shell pkg-config --cflags $(HDF5_PC)) -DSPS_HAVE_HDF5
+candmaker_LIBS = $(shell pkg-config --libs $(HDF5_PC))
+candmaker_OBJ = $(O)/tools/candmaker_h5.o
+endif
+
 CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
 LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
 
@@ -80,7 +91,7 @@ LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o \
 	$(O)/tools/searchpipe.o
 BINS = $(TOOLS:%=tools/sps-%)
-SCRIPTS = scripts/sps-completeness scripts/sps-cleancost
+SCRIPTS = scripts/sps-completeness scripts/sps-cleancost scripts/sps-batch
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)
@@ -92,7 +103,11 @@ all: $(BINS)
 # Binaries in tools/ belong to the last build (plain or sanitized).
 $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
     .build/flavour-$(BUILD_TAG)
-	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $($*_OBJ) $(CLI_OBJ) $(LIB) $($*_LIBS) \
+		$(LDLIBS)
+
+tools/sps-candmaker: $(candmaker_OBJ)
+$(O)/tools/sps-candmaker.o $(candmaker_OBJ): CFLAGS += $(candmaker_CFLAGS)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@
@@ -105,7 +120,8 @@ $(O)/tools/%.o: tools/%.c $(wildcard lib/*.h) $(wildcard tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h)
+$(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h) \
+    $(wildcard kernels/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
@@ -134,6 +150,11 @@ bench: all
 mutate:
 	scripts/mutate
 
+# the GPU suites under compute-sanitizer (on a GPU machine)
+gpu-sanitize: all $(UNITS) $(AUX)
+	scripts/gpu-sanitize --tool memcheck
+	scripts/gpu-sanitize --tool racecheck
+
 lint-man:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -153,4 +174,5 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize bench mutate lint-man install uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench mutate lint-man install uninstall \
+	clean

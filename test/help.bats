@@ -21,6 +21,7 @@ programs() {
 	done
 	echo sps-completeness
 	echo sps-cleancost
+	echo sps-batch
 }
 
 # The long options a program accepts, one a line: the names in the
@@ -110,6 +111,7 @@ synopsis() {
 bad_arguments() {
 	case $1 in
 	sps-boxcar) printf '%s\n' '--loss --bench' ;;
+	sps-candmaker) printf '%s\n' '--rank 1 --top 2 a b' ;;
 	sps-clean) printf '%s\n' '--zerodm --zdot' ;;
 	sps-cornerturn) printf '%s\n' '--to nowhere' ;;
 	sps-dedisperse) printf '%s\n' '-d 10 --dm 0 100' ;;
@@ -122,6 +124,7 @@ bad_arguments() {
 	sps-tscrunch) printf '%s\n' '-n 3' ;;
 	sps-completeness) printf '%s\n' '-q' ;;
 	sps-cleancost) printf '%s\n' '--trials 0' ;;
+	sps-batch) printf '%s\n' '-j 0' ;;
 	*) return 1 ;;
 	esac
 }
