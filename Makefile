@@ -5,6 +5,8 @@
 # make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
 # make sanitize        shorthand for a clean sanitized build and test run
 # make bench           benchmarks (print figures; not tests)
+# make mutate          small bugs put into lib/ one at a time (in a scratch
+#                      copy): each must make a test fail (scripts/mutate)
 # make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
@@ -158,6 +160,9 @@ sanitize:
 bench: all
 	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
 
+mutate:
+	scripts/mutate
+
 # the GPU suites under compute-sanitizer (on a GPU machine)
 gpu-sanitize: all $(UNITS) $(AUX)
 	scripts/gpu-sanitize --tool memcheck
@@ -182,4 +187,5 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize gpu-sanitize bench lint-man install uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench mutate lint-man install uninstall \
+	clean
