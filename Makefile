@@ -22,7 +22,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
-	peaks search
+	peaks search candmaker
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local
@@ -71,6 +71,16 @@ CUDA_LIBS =
 KERNEL_SRC =
 endif
 
+# Optional libraries of single tools: tool NAME links $(NAME_OBJ) (objects
+# of tools/) and $(NAME_LIBS); its objects are built with $(NAME_CFLAGS).
+HDF5_PC := $(firstword $(foreach p,hdf5 hdf5-serial,$(shell \
+	pkg-config --exists $(p) 2>/dev/null && echo $(p))))
+ifneq ($(HDF5_PC),)
+candmaker_CFLAGS = $(shell pkg-config --cflags $(HDF5_PC)) -DSPS_HAVE_HDF5
+candmaker_LIBS = $(shell pkg-config --libs $(HDF5_PC))
+candmaker_OBJ = $(O)/tools/candmaker_h5.o
+endif
+
 CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
 LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
 
@@ -93,7 +103,11 @@ all: $(BINS)
 # Binaries in tools/ belong to the last build (plain or sanitized).
 $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
     .build/flavour-$(BUILD_TAG)
-	$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $($*_OBJ) $(CLI_OBJ) $(LIB) $($*_LIBS) \
+		$(LDLIBS)
+
+tools/sps-candmaker: $(candmaker_OBJ)
+$(O)/tools/sps-candmaker.o $(candmaker_OBJ): CFLAGS += $(candmaker_CFLAGS)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@

@@ -110,6 +110,7 @@ synopsis() {
 bad_arguments() {
 	case $1 in
 	sps-boxcar) printf '%s\n' '--loss --bench' ;;
+	sps-candmaker) printf '%s\n' '--rank 1 --top 2 a b' ;;
 	sps-clean) printf '%s\n' '--zerodm --zdot' ;;
 	sps-cornerturn) printf '%s\n' '--to nowhere' ;;
 	sps-dedisperse) printf '%s\n' '-d 10 --dm 0 100' ;;

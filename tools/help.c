@@ -4,6 +4,21 @@
  * columns, so that the strings here end within 80. */
 #include "help.h"
 
+const char help_candmaker[] =
+"  -o, --output, --fout DIR  write the files in DIR (default .)\n"
+"  --rank N                 only the candidate of rank N (1: the brightest)\n"
+"  --top N                  only the N brightest candidates\n"
+"  --snr MIN                only candidates of S/N >= MIN\n"
+"  --time-size N            time bins (default 256); also --time_size\n"
+"  --frequency-size N       frequency channels (default 256); also\n"
+"                           --frequency_size\n"
+"  --dm-size N              DM trials from 0 to 2 x DM (default 256)\n"
+"  --decimate N             samples a time bin (default: width / 2, >= 1)\n"
+"  -k, --killmask FILE      Heimdall's kill file: channels left out\n"
+"  -q, --quiet              no summary on the standard error\n"
+"  -h, --help               this help\n"
+"  --version                the version\n";
+
 const char help_boxcar[] =
 "  -a, --algorithm ALGORITHM  the search: BD-16, BD-N, BD-N,N,..., IG1, IG2,\n"
 "                             IG3, DIT or exhaustive (default BD-16)\n"

@@ -11,6 +11,7 @@ extern const char help_fake[];
 extern const char help_filterbank[];
 extern const char help_header[];
 extern const char help_peaks[];
+extern const char help_candmaker[];
 extern const char help_plan[];
 extern const char help_search[];
 extern const char help_tscrunch[];
