@@ -17,15 +17,21 @@ struct hdu_size {
 	long long	axis[MAXAXES + 1];
 };
 
+/* The integer value of a card (columns 11-80; the card has no NUL). */
 static long long
 card_integer(const char *card)
 {
-	return strtoll(card + 10, NULL, 10);
+	char value[CARD - 10 + 1];
+
+	memcpy(value, card + 10, CARD - 10);
+	value[CARD - 10] = '\0';
+	return strtoll(value, NULL, 10);
 }
 
 static void
 note_card(struct hdu_size *s, const char *card)
 {
+	char axis[4];
 	long n;
 
 	if (memcmp(card, "BITPIX  = ", 10) == 0)
@@ -36,9 +42,12 @@ note_card(struct hdu_size *s, const char *card)
 		s->pcount = card_integer(card);
 	else if (memcmp(card, "GCOUNT  = ", 10) == 0)
 		s->gcount = card_integer(card);
-	else if (memcmp(card, "NAXIS", 5) == 0 && card[8] == '=' &&
-	    sscanf(card + 5, "%ld", &n) == 1 && n >= 1 && n <= MAXAXES)
-		s->axis[n] = card_integer(card);
+	else if (memcmp(card, "NAXIS", 5) == 0 && card[8] == '=') {
+		memcpy(axis, card + 5, 3);
+		axis[3] = '\0';
+		if (sscanf(axis, "%ld", &n) == 1 && n >= 1 && n <= MAXAXES)
+			s->axis[n] = card_integer(card);
+	}
 }
 
 /* Bytes of data after the header, whole blocks; -1 when absurd. */
@@ -79,6 +88,31 @@ card_byte_ok(const char *card, int k)
 	    memcmp(card, "HISTORY ", 8) == 0 || memcmp(card, "        ", 8) == 0);
 }
 
+/* Whether a card that must hold a character string does: the value of
+ * XTENSION, EXTNAME and the column keywords TTYPEn, TFORMn, TUNITn,
+ * TDISPn and TDIMn is quoted (FITS 4.0, 4.2.1, 7.3.1).  cfitsio copies
+ * an unquoted one of 70 characters into a field one byte too short. */
+static int
+string_card_ok(const char *card)
+{
+	static const char *keys[] = {
+		"XTENSION", "EXTNAME ", "TTYPE", "TFORM", "TUNIT", "TDISP",
+		"TDIM"
+	};
+	size_t i, j;
+
+	if (memcmp(card + 8, "= ", 2) != 0)
+		return 1;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (memcmp(card, keys[i], strlen(keys[i])) == 0)
+			break;
+	if (i == sizeof(keys) / sizeof(keys[0]))
+		return 1;
+	for (j = 10; j < CARD && card[j] == ' '; j++)
+		;
+	return j < CARD && card[j] == '\'';
+}
+
 /* One header from f, its cards checked.  *end 1 at the end of the file. */
 static enum sps_err
 check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
@@ -103,6 +137,10 @@ check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
 					    "ASCII text (0x%02x)", name, hdu + 1,
 					    card + 1, j - i + 1,
 					    (unsigned char)block[j]);
+			if (!string_card_ok(block + i))
+				return sps_fail(SPS_EFORMAT, "%s: HDU %d, header "
+				    "card %d: %.8s is not a quoted string",
+				    name, hdu + 1, card + 1, block + i);
 			note_card(s, block + i);
 			if (memcmp(block + i, "END     ", 8) == 0)
 				return SPS_OK;

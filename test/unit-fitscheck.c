@@ -67,6 +67,13 @@ test_cards(void **state)
 	    "byte 12 is not ASCII text (0xff)");
 	make_file(path, 8, "TTYPE1  = 'DA\tA'");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 8, "TTYPE1  = yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+	    "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 9: "
+	    "TTYPE1   is not a quoted string");
+	make_file(path, 9, "TFORM1  =     '4B      '");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	unlink(path);
