@@ -8,6 +8,7 @@
 # make fuzz            libFuzzer harnesses (clang), each FUZZ_SECONDS, in
 #                      FUZZ_JOBS processes; crashes into FUZZ_CRASHES
 # make fuzz-replay     every harness once over its corpus (test/fuzz/)
+# make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
 # Adding a stage NAME: lib/NAME.{h,c}, kernels/NAME.cu (if on the GPU),
@@ -91,7 +92,7 @@ LIB = $(O)/libsps.a
 CLI_OBJ = $(O)/tools/cli.o $(O)/tools/help.o $(O)/tools/cleanopts.o \
 	$(O)/tools/searchpipe.o
 BINS = $(TOOLS:%=tools/sps-%)
-SCRIPTS = scripts/sps-completeness scripts/sps-cleancost
+SCRIPTS = scripts/sps-completeness scripts/sps-cleancost scripts/sps-batch
 UNIT_SRC = $(wildcard test/unit-*.c)
 UNITS = $(UNIT_SRC:test/%.c=$(O)/test/%)
 AUX_SRC = $(wildcard test/aux-*.c)
@@ -120,7 +121,8 @@ $(O)/tools/%.o: tools/%.c $(wildcard lib/*.h) $(wildcard tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h)
+$(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h) \
+    $(wildcard kernels/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
@@ -194,6 +196,11 @@ fuzz: fuzz-build
 fuzz-replay: fuzz-build
 	scripts/fuzz-all -b $(FO) -r
 
+# the GPU suites under compute-sanitizer (on a GPU machine)
+gpu-sanitize: all $(UNITS) $(AUX)
+	scripts/gpu-sanitize --tool memcheck
+	scripts/gpu-sanitize --tool racecheck
+
 lint-man:
 	mandoc -Tlint -W warning $(MANS)
 
@@ -213,5 +220,5 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize bench fuzz fuzz-build fuzz-replay lint-man install \
-	uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench fuzz fuzz-build \
+	fuzz-replay lint-man install uninstall clean

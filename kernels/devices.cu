@@ -22,24 +22,88 @@ gpu_cuda_fail(cudaError_t code, const char *what)
 	return sps_fail(SPS_EIO, "CUDA %s: %s", what, cudaGetErrorString(code));
 }
 
+/* SPS_GPU_MEMORY_MB=N (for tests): a process sees at most N MB free on
+ * each device it uses; the rest is taken at its first use, so that an
+ * allocation beyond it fails in the runtime itself, as on a smaller card. */
+static pthread_mutex_t limit_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long limited;	/* bit d: device d limited */
+
+/* Take the device's free memory down to keep bytes, in pieces (one
+ * piece of nearly all of it may not be had). */
+static void
+take_memory(size_t keep)
+{
+	size_t free_b = 0, total = 0, piece = (size_t)1 << 30;
+	void *taken;
+
+	while (piece >= ((size_t)1 << 20) && cudaMemGetInfo(&free_b, &total)
+	    == cudaSuccess && free_b > keep) {
+		if (free_b - keep < piece || cudaMalloc(&taken, piece) !=
+		    cudaSuccess) {
+			cudaGetLastError();
+			piece /= 2;
+		}
+	}
+}
+
+static void
+limit_memory(int dev)
+{
+	const char *mb = getenv("SPS_GPU_MEMORY_MB");
+
+	if (mb == NULL || *mb == '\0' || dev < 0 || dev >= 64)
+		return;
+	pthread_mutex_lock(&limit_lock);
+	if (!(limited >> dev & 1)) {
+		take_memory((size_t)strtoull(mb, NULL, 10) << 20);
+		limited |= 1ULL << dev;
+	}
+	pthread_mutex_unlock(&limit_lock);
+}
+
 enum sps_err
 gpu_malloc(void **ptr, size_t bytes, const char *what, size_t *held)
 {
-	cudaError_t code = cudaMalloc(ptr, bytes);
+	cudaError_t code;
+	int dev = 0;
 
-	if (code != cudaSuccess) {
+	if (cudaGetDevice(&dev) == cudaSuccess)
+		limit_memory(dev);
+	if ((code = cudaMalloc(ptr, bytes)) != cudaSuccess) {
 		size_t free_b = 0, total = 0;
 
 		*ptr = NULL;
 		cudaGetLastError();
 		cudaMemGetInfo(&free_b, &total);
-		return sps_fail(SPS_EIO, "out of GPU memory for %s (%zu MB; "
-		    "%zu MB free of %zu MB): try a smaller --block", what,
-		    bytes >> 20, free_b >> 20, total >> 20);
+		return sps_fail(SPS_ENOMEM, "cudaMalloc of %.1f MB for %s: %s "
+		    "(%.1f MB free of %.0f MB)", bytes / 1048576.0, what,
+		    cudaGetErrorString(code), free_b / 1048576.0,
+		    total / 1048576.0);
 	}
 	if (held != NULL)
 		*held += bytes;
 	return SPS_OK;
+}
+
+/* SPS_GPU_FAULT=launch (for tests): every launch check fails as a launch
+ * of too many threads does. */
+__global__ static void
+no_work(void)
+{
+}
+
+void
+gpu_fault_point(void)
+{
+	static int fault = -1;
+
+	if (fault < 0) {
+		const char *f = getenv("SPS_GPU_FAULT");
+
+		fault = f != NULL && strcmp(f, "launch") == 0;
+	}
+	if (fault)
+		no_work<<<1, 4096>>>();
 }
 
 enum sps_err
@@ -168,6 +232,7 @@ extern "C" enum sps_err
 sps_device_memory(int dev, size_t *free_bytes, size_t *total)
 {
 	CHECK(cudaSetDevice(dev));
+	limit_memory(dev);
 	CHECK(cudaMemGetInfo(free_bytes, total));
 	return SPS_OK;
 }

@@ -24,16 +24,23 @@ enum sps_err gpu_cuda_fail(cudaError_t code, const char *what);
 } while (0)
 
 #define CHECK_LAUNCH(name) do {						\
-	cudaError_t code_ = cudaGetLastError();				\
+	cudaError_t code_;						\
+	gpu_fault_point();						\
+	code_ = cudaGetLastError();					\
 	if (code_ != cudaSuccess)					\
 		return gpu_cuda_fail(code_, "launch of " name);		\
 } while (0)
 
 /* cudaMalloc of bytes for what; *held (if not NULL) grows by bytes.
- * Failing, the message gives the bytes asked and the device's free and
- * total memory. */
+ * Failing, SPS_ENOMEM, and the message names the call, the bytes asked
+ * and the device's free and total memory.  SPS_GPU_MEMORY_MB=N limits
+ * the memory a process finds free on a device to N MB (for tests). */
 enum sps_err gpu_malloc(void **ptr, size_t bytes, const char *what,
     size_t *held);
+
+/* With SPS_GPU_FAULT=launch (for tests), a launch that fails, so that
+ * the next CHECK_LAUNCH reports it. */
+void gpu_fault_point(void);
 
 /* A stream that does not wait on the legacy default stream. */
 enum sps_err gpu_stream_create(cudaStream_t *s);

@@ -32,6 +32,8 @@ struct dplan {
 	int	sep[SPS_BOXCAR_MAXLEVELS], first[SPS_BOXCAR_MAXLEVELS];
 	int	step[SPS_BOXCAR_MAXLEVELS], nwidths[SPS_BOXCAR_MAXLEVELS];
 	int	wbase[SPS_BOXCAR_MAXLEVELS + 1];	/* of level l's scales */
+	/* BoxDIT: sps_boxcar_dit_layout's for a tile */
+	int	need[SPS_BOXCAR_MAXLEVELS], full[SPS_BOXCAR_MAXLEVELS];
 };
 
 
@@ -73,8 +75,11 @@ struct sps_gpu_search {
 	int		 dev, ntrials, nplans, nslots, rmax, lmax, tile;
 	int		 maxw;		/* widest boxcar of any plan */
 	size_t		 smem;		/* of a search block */
+	int		 boxdit;	/* every plan BoxDIT: boxdit_kernel */
+	int		 na, nb, nw;	/* its shared memory's parts */
 	struct dtrial	*trial;		/* host copies */
 	struct dplan	*plan;
+	const struct sps_boxcar_plan **bplan;	/* plan[i]'s */
 	struct dstate	 d;
 	size_t		*d_inoff, *inoff, inoff_n;
 	float		*d_stage;
@@ -148,6 +153,7 @@ block_moments(const float *x, size_t n, float shift, float lo, float hi,
 	float s = 0, q = 0, c = 0;
 	double S, Q, C;
 
+#pragma unroll 4
 	for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
 		float v = x[i];
 
@@ -315,9 +321,22 @@ level_sd(const struct dstate *d, const float *dec, size_t m, int k,
 	return sd;
 }
 
-/* r at 2^k, k = 1 .. nlev, from the window's decimated sums. */
+/* x[i], set to 0 where it is not finite. */
+__device__ static float
+finite_or_zero(float *x, size_t i)
+{
+	float v = x[i];
+
+	if (isfinite(v))
+		return v;
+	x[i] = 0;
+	return 0;
+}
+
+/* r at 2^k, k = 1 .. nlev, from the window's decimated sums, the samples
+ * not finite set to 0 on the way. */
 __device__ static void
-measure_ratios(const struct dstate *d, const struct dtrial *t, const float *x,
+measure_ratios(const struct dstate *d, const struct dtrial *t, float *x,
     size_t n, double sigma, double *sh)
 {
 	double *ratio = d->ratio + blockIdx.x * d->rmax;
@@ -326,7 +345,10 @@ measure_ratios(const struct dstate *d, const struct dtrial *t, const float *x,
 	size_t m = n / 2, i;
 
 	for (i = threadIdx.x; i < m; i += blockDim.x)
-		a[i] = __fmul_rn(__fadd_rn(x[2 * i], x[2 * i + 1]), inv);
+		a[i] = __fmul_rn(__fadd_rn(finite_or_zero(x, 2 * i),
+		    finite_or_zero(x, 2 * i + 1)), inv);
+	if (threadIdx.x == 0 && n % 2 == 1)
+		finite_or_zero(x, n - 1);
 	for (int k = 1; k <= t->nlev; k++) {
 		double sd;
 
@@ -366,13 +388,13 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
 	block_clipped(x, n, d.outlier, d.clip, sh, &m, &sd);
 	if (n < SHORT_WINDOW && prev > 0)
 		sd = prev;
-	for (i = threadIdx.x; i < n; i += blockDim.x)
-		if (!isfinite(x[i]))
-			x[i] = 0;
 	__syncthreads();
 	ok = isfinite(sd) && sd > 0;
 	if (ok && !d.white)
 		measure_ratios(&d, t, x, n, sd, sh);
+	else
+		for (i = threadIdx.x; i < n; i += blockDim.x)
+			finite_or_zero(x, i);
 	if (threadIdx.x != 0)
 		return;
 	d.windows[blockIdx.x]++;
@@ -571,6 +593,8 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	}
 }
 
+#include "boxdit_search.cuh"
+
 __global__ static void
 copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
     uint64_t from_base, uint64_t at_base, size_t nbase_part)
@@ -630,6 +654,7 @@ plan_index(struct sps_gpu_search *g, const struct sps_boxcar_plan *p)
 		if (memcmp(&g->plan[i], &dp, sizeof(dp)) == 0)
 			return i;
 	g->plan[g->nplans] = dp;
+	g->bplan[g->nplans] = p;
 	return g->nplans++;
 }
 
@@ -675,20 +700,37 @@ lay_out(struct sps_gpu_search *g, const int *f,
 	return SPS_OK;
 }
 
+static int
+period_of(const struct sps_gpu_search *g, const struct sps_boxcar_plan *const
+    *plans)
+{
+	int period = 1, i;
+
+	for (i = 0; i < g->ntrials; i++)
+		if (plans[i]->period > period)
+			period = plans[i]->period;
+	return period;
+}
+
+static int
+shared_limit(const struct sps_gpu_search *g, int *limit)
+{
+	*limit = 0;
+	return cudaDeviceGetAttribute(limit,
+	    cudaDevAttrMaxSharedMemoryPerBlockOptin, g->dev) == cudaSuccess;
+}
+
 /* The largest tile (a multiple of every plan's largest separation) whose
  * running sums and scales fit a block's shared memory. */
 static enum sps_err
 choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
     *plans)
 {
-	int limit = 0, period = 1, nw = 0, i;
+	int limit = 0, period = period_of(g, plans), nw = 0, i;
 
-	CHECK(cudaDeviceGetAttribute(&limit,
-	    cudaDevAttrMaxSharedMemoryPerBlockOptin, g->dev));
+	if (!shared_limit(g, &limit))
+		CHECK(cudaGetLastError());
 	limit -= (SEARCH_NT / 32 + 1) * (int)sizeof(double) + 1024;
-	for (i = 0; i < g->ntrials; i++)
-		if (plans[i]->period > period)
-			period = plans[i]->period;
 	for (i = 0; i < g->nplans; i++)
 		if (g->plan[i].wbase[g->plan[i].nlevels] > nw)
 			nw = g->plan[i].wbase[g->plan[i].nlevels];
@@ -704,6 +746,91 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 		    "samples do not fit the device's %d bytes of shared "
 		    "memory", g->maxw, limit);
 	CHECK(cudaFuncSetAttribute(search_kernel,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
+	return SPS_OK;
+}
+
+/* boxdit_kernel's shared memory for tiles of `tile` starts, the plans'
+ * layouts for it kept. */
+static size_t
+boxdit_smem(struct sps_gpu_search *g, int tile)
+{
+	size_t need[SPS_BOXCAR_MAXLEVELS], na = 0, nb = 0;
+	int L[SPS_BOXCAR_MAXLEVELS], nw = 0, i, l;
+
+	for (i = 0; i < g->nplans; i++) {
+		struct dplan *dp = &g->plan[i];
+
+		sps_boxcar_dit_layout(g->bplan[i], (size_t)tile, need, L);
+		for (l = 0; l < dp->nlevels; l++) {
+			dp->need[l] = (int)need[l];
+			dp->full[l] = L[l];
+			if (l > 0 && need[l] > nb)
+				nb = need[l];
+		}
+		if (need[0] > na)
+			na = need[0];
+		if ((size_t)tile + (size_t)dp->max_width + 1 > na)
+			na = (size_t)tile + (size_t)dp->max_width + 1;
+		if (dp->wbase[dp->nlevels] > nw)
+			nw = dp->wbase[dp->nlevels];
+	}
+	g->na = (int)(na + 3) / 4 * 4;
+	g->nb = (int)(nb + 3) / 4 * 4;
+	g->nw = (nw + 3) / 4 * 4;
+	return ((size_t)g->na + 2 * (size_t)g->nb + (size_t)tile +
+	    (size_t)tile / 2 + (size_t)g->nw) * sizeof(float) +
+	    ((size_t)tile + 31) / 32 * sizeof(unsigned);
+}
+
+/* BoxDIT plans only, unless SPS_GPU_SEARCH=sums asks for search_kernel
+ * (for comparisons); SPS_GPU_BOXDIT_TILE caps the tile (for tuning). */
+static int
+use_boxdit(const struct sps_gpu_search *g)
+{
+	const char *how = getenv("SPS_GPU_SEARCH");
+	int i;
+
+	if (how != NULL && strcmp(how, "sums") == 0)
+		return 0;
+	for (i = 0; i < g->nplans; i++)
+		if (g->bplan[i]->algo != SPS_BOXCAR_BOXDIT &&
+		    g->bplan[i]->algo != SPS_BOXCAR_EXHAUSTIVE)
+			return 0;
+	return 1;
+}
+
+/* The largest tile, a multiple of every plan's largest separation and
+ * at most `tile`, whose series, sums and scales fit in limit bytes; 0:
+ * none. */
+static int
+fit_boxdit_tile(struct sps_gpu_search *g, int period, int tile, int limit)
+{
+	for (; tile >= period && tile >= 32; tile /= 2)
+		if ((g->smem = boxdit_smem(g, tile)) <= (size_t)limit)
+			return tile;
+	return 0;
+}
+
+/* One block a multiprocessor: smaller tiles, for two, read so much more
+ * of the series around them (the widest boxcar) that they are slower
+ * (8.4 ms against 6.3 a window of case A on an H100). */
+static enum sps_err
+choose_boxdit_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan
+    *const *plans)
+{
+	const char *cap = getenv("SPS_GPU_BOXDIT_TILE");
+	int limit = 0, period = period_of(g, plans);
+	int most = cap != NULL && atoi(cap) >= 32 ? atoi(cap) : TILE_MAX;
+
+	if (!shared_limit(g, &limit))
+		CHECK(cudaGetLastError());
+	if ((g->tile = fit_boxdit_tile(g, period, most, limit - 1024)) == 0)
+		return sps_fail(SPS_EVALUE, "GPU search: boxcars up to %d "
+		    "samples do not fit the device's %d bytes of shared "
+		    "memory", g->maxw, limit);
+	g->boxdit = 1;
+	CHECK(cudaFuncSetAttribute(boxdit_kernel,
 	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
 	return SPS_OK;
 }
@@ -809,13 +936,17 @@ make(struct sps_gpu_search *g, const int *f,
 	g->trial = (struct dtrial *)calloc((size_t)g->ntrials,
 	    sizeof(*g->trial));
 	g->plan = (struct dplan *)calloc((size_t)g->ntrials, sizeof(*g->plan));
+	g->bplan = (const struct sps_boxcar_plan **)calloc((size_t)g->ntrials,
+	    sizeof(*g->bplan));
 	g->inoff = (size_t *)calloc((size_t)g->ntrials, sizeof(size_t));
-	if (g->trial == NULL || g->plan == NULL || g->inoff == NULL)
+	if (g->trial == NULL || g->plan == NULL || g->bplan == NULL ||
+	    g->inoff == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	if ((e = lay_out(g, f, plans, &nbuf, &ndec)) != SPS_OK)
 		return e;
 	CHECK(cudaSetDevice(g->dev));
-	if ((e = choose_tile(g, plans)) != SPS_OK ||
+	if ((e = (use_boxdit(g) ? choose_boxdit_tile(g, plans) :
+	    choose_tile(g, plans))) != SPS_OK ||
 	    (e = gpu_stream_create(&g->s)) != SPS_OK)
 		return e;
 	CHECK(cudaEventCreate(&g->k0));
@@ -910,6 +1041,7 @@ sps_gpu_search_free(struct sps_gpu_search *g)
 		cudaStreamDestroy(g->s);
 	free(g->trial);
 	free(g->plan);
+	free(g->bplan);
 	free(g->inoff);
 	free(g->hfound);
 	free(g->out);
@@ -981,10 +1113,18 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 
 	for (;;) {
 		CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
-		search_kernel<<<grid, SEARCH_NT, g->smem, g->s>>>(g->d, j, g->nbase,
-		    g->nnorm, g->finished, g->tile, g->d_found, g->d_nfound,
-		    (unsigned)g->found_cap);
-		CHECK_LAUNCH("search_kernel");
+		if (g->boxdit) {
+			boxdit_kernel<<<grid, BOXDIT_NT, g->smem, g->s>>>(g->d,
+			    j, g->nbase, g->nnorm, g->finished, g->tile, g->na,
+			    g->nb, g->nw, g->d_found, g->d_nfound,
+			    (unsigned)g->found_cap);
+			CHECK_LAUNCH("boxdit_kernel");
+		} else {
+			search_kernel<<<grid, SEARCH_NT, g->smem, g->s>>>(g->d,
+			    j, g->nbase, g->nnorm, g->finished, g->tile,
+			    g->d_found, g->d_nfound, (unsigned)g->found_cap);
+			CHECK_LAUNCH("search_kernel");
+		}
 		CHECK(cudaMemcpyAsync(&n, g->d_nfound, sizeof(n),
 		    cudaMemcpyDeviceToHost, g->s));
 		CHECK(cudaStreamSynchronize(g->s));

@@ -913,6 +913,17 @@ reads(const struct sps_boxcar_plan *p, size_t n)
 	}
 }
 
+void
+sps_boxcar_dit_layout(const struct sps_boxcar_plan *p, size_t n, size_t *need,
+    int *L)
+{
+	int i;
+
+	boxdit_need(p, n, need);
+	for (i = 0; i < p->nlevels; i++)
+		L[i] = full_l(p, i);
+}
+
 size_t
 sps_boxcar_tail(const struct sps_boxcar_plan *p)
 {

@@ -77,6 +77,14 @@ enum sps_err sps_boxcar_plan_scrunched(struct sps_boxcar_plan *dst,
  * x[n - 1 + sps_boxcar_tail(p)]). */
 size_t sps_boxcar_tail(const struct sps_boxcar_plan *p);
 
+/* A BoxDIT or exhaustive plan's iterations (see boxcar.c): need[i], the
+ * samples of x_i (the series decimated i times) that a search of n
+ * starts reads, and L[i], the samples of x_i in the starting sums of
+ * iteration i + 1; i < p->nlevels.  For a GPU kernel that does the same
+ * additions. */
+void sps_boxcar_dit_layout(const struct sps_boxcar_plan *p, size_t n,
+    size_t *need, int *L);
+
 /* The widths evaluated at start s (counted from the first start of a
  * search), ascending, into widths (room for max_width); returns how many. */
 int sps_boxcar_widths_at(const struct sps_boxcar_plan *p, size_t s,

@@ -131,7 +131,8 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 		rr[!k].n = run_length(cs, at + got, max);
 		threaded = read_start(&rr[!k], &tid);
 		t0 = sps_clock();
-		e = sps_gpu_clean_host(g, cs, raw[k], got, at);
+		if ((e = sps_gpu_clean_host(g, cs, raw[k], got, at)) != SPS_OK)
+			e = sps_fail(e, "GPU %d: %s", o->device, sps_errmsg());
 		info->seconds += sps_clock() - t0;
 		if (e == SPS_OK)
 			e = sps_writer_raw(w, raw[k], got * sb);

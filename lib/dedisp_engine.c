@@ -68,6 +68,7 @@ struct sps_dedisp_engine {
 	size_t			 ready_left;	/* their samples */
 	uint64_t		 nout_total;
 	struct sps_dedisp_engine_times times;
+	char			 note[512];	/* info's note */
 };
 
 static size_t
@@ -220,7 +221,9 @@ pinned_bytes(const struct sps_dedisp_engine *e, size_t gulp)
 static int
 too_big(const struct sps_dedisp_engine *e, size_t free_dev, size_t host)
 {
-	return (double)sps_gpu_dedisp_memory(e->gpu) > 0.75 * free_dev ||
+	double share = e->o.device_share > 0 ? e->o.device_share : 0.75;
+
+	return (double)sps_gpu_dedisp_memory(e->gpu) > share * free_dev ||
 	    (host > 0 && pinned_bytes(e, e->gulp) > 0.5 * host);
 }
 
@@ -340,27 +343,35 @@ static enum sps_err
 make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
     const int *scrunch, const unsigned char *kill)
 {
-	size_t free_dev = 0, total = 0, host = available_memory();
+	size_t free_dev = 0, total = 0, host = available_memory(), first;
+	char why[sizeof(e->note) - 64] = "";
 	enum sps_err err;
 
 	if ((err = sps_device_memory(e->o.device, &free_dev, &total)) !=
 	    SPS_OK)
 		return err;
-	e->gulp = e->o.fixed_gulp ? e->block : longest_gulp(&e->r->hdr,
-	    e->r->nsamples, e->max_delay, e->block, e->o.plan.algo);
+	first = e->gulp = e->o.fixed_gulp ? e->block :
+	    longest_gulp(&e->r->hdr, e->r->nsamples, e->max_delay, e->block,
+	    e->o.plan.algo);
 	for (;;) {
 		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
 		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay +
 		    clean_extra(&e->o), e->gulp);
 		if (err == SPS_OK)
 			err = share_tables(e);
+		if (err != SPS_OK && why[0] == '\0')
+			snprintf(why, sizeof(why), "%s", sps_errmsg());
 		if (e->o.fixed_gulp || e->gulp == e->block || (err == SPS_OK &&
 		    !too_big(e, free_dev, host)))
-			return err;
+			break;
 		sps_gpu_dedisp_free(e->gpu);
 		e->gpu = NULL;
 		e->gulp /= 2;
 	}
+	if (err == SPS_OK && why[0] != '\0')
+		snprintf(e->note, sizeof(e->note), "GPU %d: %s: gulps of %zu "
+		    "spectra instead of %zu", e->o.device, why, e->gulp, first);
+	return err;
 }
 
 /* ---- choosing ---- */
@@ -378,7 +389,8 @@ use_cpu(struct sps_dedisp_engine *e)
 }
 
 /* The GPU when asked for (failure is an error) or by default when one
- * is usable (else the CPU, silently). */
+ * is usable (else the CPU: without a device silently, else the reason
+ * in the note). */
 static enum sps_err
 choose_engine(struct sps_dedisp_engine *e, const double *dms,
     const int *scrunch, const unsigned char *kill)
@@ -408,6 +420,8 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 	use_cpu(e);
 	if (e->o.engine == SPS_ENGINE_GPU)
 		return sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
+	snprintf(e->note, sizeof(e->note), "GPU %d: %s: on the CPU instead",
+	    e->o.device, sps_errmsg());
 	return SPS_OK;
 }
 
@@ -567,6 +581,7 @@ sps_dedisp_engine_info(const struct sps_dedisp_engine *e,
 	info->in_mb = e->in_mb;
 	info->work_mb = e->work_mb;
 	info->out_mb = e->out_mb;
+	info->note = e->note[0] != '\0' ? e->note : NULL;
 	if (e->gpu != NULL) {
 		info->host_mb = pinned_bytes(e, e->gulp) / 1048576;
 		info->device_mb = (double)sps_gpu_dedisp_memory(e->gpu) /

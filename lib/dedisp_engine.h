@@ -60,6 +60,9 @@ struct sps_dedisp_engine_opts {
 	const struct sps_clean_setup *clean;	/* the input cleaned as
 						 * sps-clean would (NULL:
 						 * not) */
+	double			 device_share;	/* of the free GPU memory
+						 * the plan may hold (0:
+						 * 3/4) */
 };
 
 /* What the engine chose, for the caller's summary. */
@@ -74,6 +77,8 @@ struct sps_dedisp_engine_info {
 				 * page-locked buffers */
 	double	 in_mb, work_mb, out_mb;	/* the CPU's parts */
 	double	 device_mb;	/* GPU memory of the plan */
+	const char *note;	/* a GPU failure the engine recovered
+				 * from, and how; NULL: none */
 };
 
 /* Times of a run so far, seconds. */

@@ -630,6 +630,13 @@ trial_found(struct sps_search *s, const struct sps_gpu_found *g, size_t n)
 	return SPS_OK;
 }
 
+/* A failure of the search on the device, named by its device. */
+static enum sps_err
+gpu_fail(const struct sps_search *s, enum sps_err e)
+{
+	return sps_fail(e, "GPU %d: %s", s->o.device, sps_errmsg());
+}
+
 /* What the GPU found, through every trial's boxcar stream to events. */
 static enum sps_err
 gpu_events(struct sps_search *s)
@@ -661,7 +668,7 @@ gpu_events(struct sps_search *s)
 	}
 	if ((e = sps_gpu_search_counts(s->gpu, c, c + s->ntrials, c + 2 *
 	    s->ntrials)) != SPS_OK)
-		return e;
+		return gpu_fail(s, e);
 	for (i = 0; i < s->ntrials; i++) {
 		s->t[i].windows = c[i];
 		s->t[i].skipped = c[s->ntrials + i];
@@ -681,7 +688,7 @@ feed(struct sps_search *s, const float *block, size_t n, int on_device)
 	if (s->gpu == NULL)
 		return feed_all(s, block, n, 0);
 	if ((e = sps_gpu_search_feed(s->gpu, block, n, on_device)) != SPS_OK)
-		return e;
+		return gpu_fail(s, e);
 	return gpu_events(s);
 }
 
@@ -711,7 +718,7 @@ sps_search_finish(struct sps_search *s)
 	if (s->gpu == NULL)
 		return feed_all(s, NULL, 0, 1);
 	if ((e = sps_gpu_search_finish(s->gpu)) != SPS_OK)
-		return e;
+		return gpu_fail(s, e);
 	return gpu_events(s);
 }
 

@@ -23,6 +23,8 @@ struct sps_searchrun {
 	void			(*on_block)(const struct sps_reader *r);
 	double			 setup;		/* s, to the first block */
 	char			 note[512];	/* why not on the GPU */
+	char			 retry[640];	/* a GPU failure recovered
+						 * from, and how */
 	int			 stage;	/* 0 blocks, 1 the search ended, 2 the
 					 * sifting ended, 3 all out */
 };
@@ -59,6 +61,47 @@ engines(struct sps_searchrun *s, const struct sps_plan *plan,
 	return SPS_OK;
 }
 
+static void
+drop_engines(struct sps_searchrun *s)
+{
+	sps_search_free(s->search);
+	sps_dedisp_engine_free(s->eng);
+	sps_header_free(&s->dmt);
+	s->search = NULL;
+	s->eng = NULL;
+	sps_header_init(&s->dmt);
+}
+
+/* Both on the GPU; when the device's memory runs out, again with the
+ * dedispersion's gulps in half the share of it, twice at most. */
+static enum sps_err
+on_gpu(struct sps_searchrun *s, const struct sps_plan *plan,
+    const struct sps_searchrun_opts *o, const unsigned char *kill)
+{
+	struct sps_searchrun_opts lo = *o;
+	char why[512] = "";
+	double share = o->dedisp.device_share > 0 ? o->dedisp.device_share :
+	    0.75;
+	enum sps_err e;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		lo.dedisp.device_share = share;
+		if ((e = engines(s, plan, &lo, kill, SPS_ENGINE_GPU)) !=
+		    SPS_ENOMEM || tries == 2)
+			break;
+		if (why[0] == '\0')
+			snprintf(why, sizeof(why), "%s", sps_errmsg());
+		drop_engines(s);
+		share /= 2;
+	}
+	if (e == SPS_OK && why[0] != '\0')
+		snprintf(s->retry, sizeof(s->retry), "%s: again with the "
+		    "dedispersion in %.0f%% of the free GPU memory", why,
+		    share * 100);
+	return e;
+}
+
 /* Both on the GPU when asked or when one is usable; with any engine,
  * a GPU that cannot do it gives way to the CPU, its reason kept. */
 static enum sps_err
@@ -77,16 +120,11 @@ choose(struct sps_searchrun *s, const struct sps_plan *plan,
 	}
 	if (ec == SPS_ENGINE_CPU)
 		return engines(s, plan, o, kill, SPS_ENGINE_CPU);
-	if ((e = engines(s, plan, o, kill, SPS_ENGINE_GPU)) == SPS_OK ||
+	if ((e = on_gpu(s, plan, o, kill)) == SPS_OK ||
 	    ec == SPS_ENGINE_GPU || e == SPS_EVALUE)
 		return e;
 	snprintf(s->note, sizeof(s->note), "%s", sps_errmsg());
-	sps_search_free(s->search);
-	sps_dedisp_engine_free(s->eng);
-	sps_header_free(&s->dmt);
-	s->search = NULL;
-	s->eng = NULL;
-	sps_header_init(&s->dmt);
+	drop_engines(s);
 	return engines(s, plan, o, kill, SPS_ENGINE_CPU);
 }
 
@@ -175,6 +213,7 @@ sps_searchrun_info(const struct sps_searchrun *s,
 	sps_search_stats(s->search, &info->search);
 	info->setup = s->setup;
 	info->note = s->note[0] != '\0' ? s->note : NULL;
+	info->retry = s->retry[0] != '\0' ? s->retry : NULL;
 	info->cleaning = sps_dedisp_engine_cleaning(s->eng);
 }
 

@@ -80,6 +80,10 @@ struct sps_searchrun_info {
 	double				setup;	/* s, engines made */
 	const char			*note;	/* why not on the GPU, or
 						 * NULL */
+	const char			*retry;	/* a GPU failure recovered
+						 * from, and how, or NULL
+						 * (the dedispersion's own:
+						 * dedisp.note) */
 	const struct sps_cleanstream	*cleaning;	/* the input's, NULL:
 							 * not cleaned */
 };

@@ -21,6 +21,7 @@ programs() {
 	done
 	echo sps-completeness
 	echo sps-cleancost
+	echo sps-batch
 }
 
 # The long options a program accepts, one a line: the names in the
@@ -123,6 +124,7 @@ bad_arguments() {
 	sps-tscrunch) printf '%s\n' '-n 3' ;;
 	sps-completeness) printf '%s\n' '-q' ;;
 	sps-cleancost) printf '%s\n' '--trials 0' ;;
+	sps-batch) printf '%s\n' '-j 0' ;;
 	*) return 1 ;;
 	esac
 }

@@ -286,6 +286,7 @@ make_engine(const struct options *o, struct sps_reader *r,
     const struct sps_plan *plan, const unsigned char *kill)
 {
 	struct sps_dedisp_engine_opts eo;
+	struct sps_dedisp_engine_info in;
 	struct sps_dedisp_engine *eng;
 
 	memset(&eo, 0, sizeof(eo));
@@ -299,6 +300,9 @@ make_engine(const struct options *o, struct sps_reader *r,
 	eo.fixed_gulp = o->gulp_fixed;
 	cli_check(sps_dedisp_engine_create(&eng, r, plan->dm, plan->scrunch,
 	    (int)plan->ntrials, kill, &eo), NULL);
+	sps_dedisp_engine_info(eng, &in);
+	if (in.note != NULL)	/* a warning: not silenced by -q */
+		fprintf(stderr, "sps-dedisperse: %s\n", in.note);
 	return eng;
 }
 

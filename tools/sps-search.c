@@ -248,6 +248,19 @@ progress(const struct sps_reader *r)
 		    (double)r->position * r->hdr.tsamp);
 }
 
+/* GPU failures the run recovered from: warnings, not silenced by -q. */
+static void
+gpu_warnings(const struct sps_searchrun *run)
+{
+	struct sps_searchrun_info in;
+
+	sps_searchrun_info(run, &in);
+	if (in.dedisp.note != NULL)
+		fprintf(stderr, "sps-search: %s\n", in.dedisp.note);
+	if (in.retry != NULL)
+		fprintf(stderr, "sps-search: %s\n", in.retry);
+}
+
 static int
 run_fused(const struct search_options *o)
 {
@@ -275,6 +288,7 @@ run_fused(const struct search_options *o)
 	ro.on_block = o->quiet ? NULL : progress;
 	sps_trace("plan made");
 	cli_check(sps_searchrun_create(&run, &r, &plan, &ro), NULL);
+	gpu_warnings(run);
 	cli_check(sps_candset_open(&out, o->outdir, sps_searchrun_tsamp(run)),
 	    NULL);
 	for (;;) {
