@@ -23,7 +23,7 @@ MAKEFLAGS += --no-builtin-rules
 
 VERSION = 0.1.0
 TOOLS = header fake filterbank clean cornerturn tscrunch plan dedisperse boxcar \
-	peaks search candmaker
+	peaks search plot candmaker
 TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard tools/sps-$(t).c),$(t)))
 
 PREFIX ?= /usr/local
@@ -82,6 +82,16 @@ candmaker_LIBS = $(shell pkg-config --libs $(HDF5_PC))
 candmaker_OBJ = $(O)/tools/candmaker_h5.o
 endif
 
+# cairo draws sps-plot's pages and sps-search --plot's (lib/plot*.c),
+# its text through fontconfig; "make CAIRO=" builds without it.
+CAIRO := $(shell pkg-config --exists cairo fontconfig 2>/dev/null && \
+	echo cairo fontconfig)
+ifneq ($(CAIRO),)
+CAIRO_CFLAGS = $(shell pkg-config --cflags $(CAIRO)) -DSPS_HAVE_CAIRO
+plot_LIBS = $(shell pkg-config --libs $(CAIRO))
+search_LIBS = $(plot_LIBS)
+endif
+
 CFLAGS = $(CFLAGS_BASE) $(FITS_CFLAGS) $(CUDA_DEFS) $(SAN)
 LDLIBS = $(LDLIBS_BASE) $(CUDA_LIBS) $(SAN)
 
@@ -109,6 +119,9 @@ $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
 
 tools/sps-candmaker: $(candmaker_OBJ)
 $(O)/tools/sps-candmaker.o $(candmaker_OBJ): CFLAGS += $(candmaker_CFLAGS)
+CAIRO_OBJ = $(O)/lib/plot.o $(O)/lib/plot%.o $(O)/tools/sps-plot.o \
+	$(O)/tools/sps-search.o
+$(CAIRO_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@

@@ -120,6 +120,7 @@ bad_arguments() {
 	sps-header) printf '%s\n' '--json --tsamp x.fil' ;;
 	sps-peaks) printf '%s\n' '-o a --per-dm b' ;;
 	sps-plan) printf '%s\n' '--ddplan --step 0 1 2' ;;
+	sps-plot) printf '%s\n' '--rank 1 --top 2' ;;
 	sps-search) printf '%s\n' 'a.fil b.fil' ;;
 	sps-tscrunch) printf '%s\n' '-n 3' ;;
 	sps-completeness) printf '%s\n' '-q' ;;

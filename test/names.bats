@@ -55,6 +55,7 @@ bad_recordings() {
 		named_failure "$f" sps-plan --dm 0 10 "$f" -o out.plan
 		named_failure "$f" sps-search --dm 0 10 "$f"
 		named_failure "$f" sps-boxcar "$f"
+		named_failure "$f" sps-plot /dev/null "$f" -o out
 	done
 }
 

@@ -279,22 +279,25 @@ slots() {
 	    sed -n 's/^sps-batch: .*: slot/slot/p' | sort -u
 }
 
-@test "sps-batch: one search per GPU, each given its own by CUDA_VISIBLE_DEVICES and its share of the cores" {
-	local cores
+@test "sps-batch: two searches per GPU, each given one by CUDA_VISIBLE_DEVICES and its share of the cores" {
+	local cores t4 t2
 
 	cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+	t4=$((cores / 4 > 0 ? cores / 4 : 1))
+	t2=$((cores / 2 > 0 ? cores / 2 : 1))
 	fake_nvidia_smi
 	mkdir in
 	for i in 1 2 3 4; do cp "$d/in/a.fil" "in/$i.fil"; done
 	PATH=$PWD/bin:$PATH run -0 sps-batch -q "${opts[@]}" -o gpu in/*.fil
 	run -0 slots gpu
 	assert_output "$(printf 'slot %s, CUDA_VISIBLE_DEVICES=%s, OMP_NUM_THREADS=%s\n' \
-	    1 0 $((cores / 2 > 0 ? cores / 2 : 1)) 2 1 $((cores / 2 > 0 ? cores / 2 : 1)))"
+	    1 0 "$t4" 2 1 "$t4" 3 0 "$t4" 4 1 "$t4")"
 	# CUDA_VISIBLE_DEVICES names those to use; --cpu shares the cores
 	PATH=$PWD/bin:$PATH CUDA_VISIBLE_DEVICES=1 run -0 sps-batch -q \
 	    "${opts[@]}" -o one in/*.fil
 	run -0 slots one
-	assert_output "slot 1, CUDA_VISIBLE_DEVICES=1, OMP_NUM_THREADS=$cores"
+	assert_output "$(printf 'slot %s, CUDA_VISIBLE_DEVICES=1, OMP_NUM_THREADS=%s\n' \
+	    1 "$t2" 2 "$t2")"
 	PATH=$PWD/bin:$PATH run -0 sps-batch -q -j 2 --cpu "${opts[@]}" \
 	    -o cpu in/*.fil
 	run -0 slots cpu
@@ -359,7 +362,7 @@ slots() {
 
 	want=$(sed -nE 's/^[[:space:]]*\{ "([^"]+)", required_argument,.*/--\1/p' \
 	    "$src/sps-search.c" "$src/cleanopts.h" |
-	    grep -vxE -- '--(dm|output|device|clean-report)' | sort)
+	    grep -vxE -- '--(dm|output|device|clean-report|plot)' | sort)
 	have=$(sed -n "/^search_valued='/,/'$/p" \
 	    "$BATS_TEST_DIRNAME/../scripts/sps-batch" | tr -s " '\t" '\n\n\n' |
 	    grep -- '^--' | sort)

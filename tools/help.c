@@ -274,6 +274,32 @@ const char help_plan[] =
 "  -h, --help               this help\n"
 "  --version                the version\n";
 
+const char help_plot[] =
+"  --rank N              only the candidate of rank N (1: the brightest)\n"
+"  --top N               the N brightest (default: all, at most 100)\n"
+"  --snr MIN             only candidates of S/N MIN or more\n"
+"  --overview            one picture of every candidate: DM against time,\n"
+"                        S/N and DM histograms, S/N against DM\n"
+"  --nsub N              sub-bands of the dynamic spectrum (default 64)\n"
+"  --nbins N             time bins of every panel (default 256)\n"
+"  --ndm N               DM trials of the bow tie, 0 to twice the\n"
+"                        candidate's DM (default 128)\n"
+"  --decimate N          samples a bin (default: half the width, or more\n"
+"                        for the window to hold the bow tie's sweep)\n"
+"  -k, --killmask KILLFILE  Heimdall's channel kill file\n"
+"  --ignorechan LIST     leave out the channels of LIST (PRESTO's numbers)\n"
+"  --format FORMAT       png, pdf or svg, for files named in a directory\n"
+"                        (default png)\n"
+"  --cmap MAP            viridis or grey (default viridis)\n"
+"  --width PX            page width, pixels (default 1200)\n"
+"  --height PX           page height, pixels (default 900)\n"
+"  -t, --threads THREADS threads (default: every CPU)\n"
+"  -o, --output OUTPUT   a directory for the sheets (default .), or one\n"
+"                        file, its suffix .png, .pdf or .svg the format\n"
+"  -q, --quiet           no summary on the standard error\n"
+"  -h, --help            this help\n"
+"  --version             the version\n";
+
 const char help_search[] =
 "  --dm LO HI                 DM range, pc cm^-3 (default 0 1000)\n"
 "  --dm_tol T                 dedisp's smearing tolerance, > 1 (default 1.25)\n"
@@ -303,6 +329,10 @@ HELP_CLEANING
 "  --cpu                      on the CPU (default: the GPU if usable)\n"
 "  --pipe                     run the pipe of the single tools instead\n"
 "  -o, --output DIR           also DIR/candidates.cand, .singlepulse, .txt\n"
+"  --plot DIR                 then the sheets of the brightest candidates and\n"
+"                             overview.png in DIR (sps-plot's; -o DIR too\n"
+"                             unless given)\n"
+"  --plot-top N               sheets of the N brightest (default 10)\n"
 "  -q, --quiet                no progress or summary on the standard error\n"
 "  -h, --help                 this help\n"
 "  --version                  the version\n";

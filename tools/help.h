@@ -13,6 +13,7 @@ extern const char help_header[];
 extern const char help_peaks[];
 extern const char help_candmaker[];
 extern const char help_plan[];
+extern const char help_plot[];
 extern const char help_search[];
 extern const char help_tscrunch[];
 

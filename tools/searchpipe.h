@@ -18,6 +18,9 @@ struct search_options {
 	int		 pipe;
 	int		 quiet;
 	int		 no_clean;
+	const char	*plot_dir;	/* --plot: sheets and overview, or
+					 * NULL */
+	long		 plot_top;	/* sheets of the brightest */
 	struct cleanopts clean;	/* the input's cleaning, unless no_clean */
 	struct sps_searchrun_opts run;	/* the stages' settings */
 };

@@ -13,6 +13,8 @@
 #include "clock.h"
 #include "cli.h"
 #include "help.h"
+#include "plot.h"
+#include "plotsearch.h"
 #include "plan.h"
 #include "psrfits.h"
 #include "reader.h"
@@ -27,14 +29,32 @@ static const char usage_text[] =
     "           [--clip-width N] [--sk SIGMA] [--sk-n ND] [--iqrm SIGMA |\n"
     "           --noiqrm] [--iqrm-radius N] [--hold N] [--mask FILE]\n"
     "           [--clean-block N] [--clean-report FILE]]\n"
-    "           [--gpu [--device N] | --cpu] [--pipe] [-o DIR] [FILE]\n";
+    "           [--gpu [--device N] | --cpu] [--pipe] [-o DIR]\n"
+    "           [--plot DIR [--plot-top N]] [FILE]\n";
 
 
 enum {
 	OPT_DM = 256, OPT_TOL, OPT_WIDTH, OPT_SCRUNCH, OPT_GPU, OPT_CPU,
 	OPT_DEVICE, OPT_PIPE, OPT_PLAN, OPT_VERSION, OPT_ALGO, OPT_BASELINE,
-	OPT_WHITE, OPT_IGNORECHAN, OPT_NO_CLEAN
+	OPT_WHITE, OPT_IGNORECHAN, OPT_NO_CLEAN, OPT_PLOT, OPT_PLOT_TOP
 };
+
+/* --plot: drawn from the data file after the search, next to the
+ * candidate files (-o, or the same directory). */
+static void
+plot_options(struct search_options *o)
+{
+	if (o->plot_dir == NULL)
+		return;
+#ifndef SPS_HAVE_CAIRO
+	cli_fail("--plot: built without cairo");
+#endif
+	if (strcmp(o->input, "-") == 0)
+		cli_usage_error(usage_text, "--plot draws from the data file: "
+		    "name one, not the standard input");
+	if (o->outdir == NULL)
+		o->outdir = o->plot_dir;
+}
 
 static void
 parse_options(struct search_options *o, int argc, char **argv)
@@ -60,6 +80,8 @@ parse_options(struct search_options *o, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pipe", no_argument, NULL, OPT_PIPE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "plot-top", required_argument, NULL, OPT_PLOT_TOP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "scrunch", no_argument, NULL, OPT_SCRUNCH },
 		{ "threads", required_argument, NULL, 't' },
@@ -76,6 +98,7 @@ parse_options(struct search_options *o, int argc, char **argv)
 	o->dm_hi = 1000;
 	o->tol = 1.25;
 	o->width_us = 40;
+	o->plot_top = 10;
 	ro->dedisp.engine = SPS_ENGINE_ANY;
 	ro->dedisp.block = SPS_DEDISP_BLOCK;
 	ro->search.algorithm = "BD-16";
@@ -156,6 +179,12 @@ parse_options(struct search_options *o, int argc, char **argv)
 		case OPT_PLAN:
 			o->plan_file = optarg;
 			break;
+		case OPT_PLOT:
+			o->plot_dir = optarg;
+			break;
+		case OPT_PLOT_TOP:
+			o->plot_top = cli_long(optarg, "--plot-top", 0, 100000);
+			break;
 		case OPT_SCRUNCH:
 			o->scrunch = 1;
 			break;
@@ -182,6 +211,7 @@ parse_options(struct search_options *o, int argc, char **argv)
 	if (o->no_clean && o->clean.first != NULL)
 		cli_usage_error(usage_text, "--no-clean and --%s: no cleaning "
 		    "to set", o->clean.first);
+	plot_options(o);
 	ro->search.nthreads = ro->dedisp.plan.nthreads;
 	ro->dedisp.clean = o->no_clean ? NULL : &o->clean.setup;
 	ro->sift.peaks.threshold = ro->search.threshold;
@@ -311,12 +341,50 @@ run_fused(const struct search_options *o)
 	return 0;
 }
 
+#ifdef SPS_HAVE_CAIRO
+/* The sheets of the brightest candidates and the overview, from the
+ * table the search wrote; its command line is the search's settings. */
+static void
+plot(const struct search_options *o, int argc, char **argv)
+{
+	struct sps_plotsearch ps = { o->input, NULL, o->plot_dir,
+	    (size_t)o->plot_top, o->run.killfile, o->run.ignorechan,
+	    o->no_clean ? NULL : &o->clean.setup.o, NULL };
+	char table[4096], settings[2048];
+	size_t n = 0, i, nsheets;
+	double start = cli_now();
+	int k;
+
+	for (i = 0; i < SPS_CANDSET_MAX; i++)
+		if (sps_candset_files[i].file != NULL &&
+		    sps_candset_files[i].format == SPS_CAND_TEXT)
+			snprintf(table, sizeof(table), "%s/%s", o->outdir,
+			    sps_candset_files[i].file);
+	for (k = 0; k < argc && n < sizeof(settings); k++)
+		n += (size_t)snprintf(settings + n, sizeof(settings) - n,
+		    "%s%s", k > 0 ? " " : "", k > 0 ? argv[k] : "sps-search");
+	ps.cands = table;
+	ps.settings = settings;
+	cli_check(sps_plot_search(&ps, &nsheets), NULL);
+	sps_plot_release_fonts();
+	if (!o->quiet)
+		fprintf(stderr, "sps-search: %zu sheets and overview.png in %s "
+		    "(%.2f s)\n", nsheets, o->plot_dir, cli_now() - start);
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
 	struct search_options o;
+	int status;
 
 	cli_init("sps-search", argv);
 	parse_options(&o, argc, argv);
-	return o.pipe ? search_pipe_run(&o) : run_fused(&o);
+	status = o.pipe ? search_pipe_run(&o) : run_fused(&o);
+#ifdef SPS_HAVE_CAIRO
+	if (status == 0 && o.plot_dir != NULL)
+		plot(&o, argc, argv);
+#endif
+	return status;
 }
