@@ -5,6 +5,11 @@
 # make test SANITIZE=1 the same under AddressSanitizer + UBSan (CPU build)
 # make sanitize        shorthand for a clean sanitized build and test run
 # make bench           benchmarks (print figures; not tests)
+# make mutate          small bugs put into lib/ one at a time (in a scratch
+#                      copy): each must make a test fail (scripts/mutate)
+# make fuzz            libFuzzer harnesses (clang), each FUZZ_SECONDS, in
+#                      FUZZ_JOBS processes; crashes into FUZZ_CRASHES
+# make fuzz-replay     every harness once over its corpus (test/fuzz/)
 # make gpu-sanitize    the GPU suites under compute-sanitizer (GPU machine)
 # make install PREFIX=/usr/local DESTDIR=
 #
@@ -158,6 +163,56 @@ sanitize:
 bench: all
 	@for b in scripts/bench-*; do [ -x "$$b" ] && "$$b"; done; true
 
+mutate:
+	scripts/mutate
+# Fuzzing (test/fuzz/): lib/ built again by clang with libFuzzer, ASan
+# and UBSan into .build/fuzz, one thread (test/fuzz/include/omp.h), for
+# any x86-64 (no -march), linked statically but for libc, libm and
+# cfitsio, so that the binaries run on other Debian machines.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_CRASHES ?= .build/fuzz/crashes
+FO = .build/fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+# -Werror only for the harnesses: the gcc build holds lib/ to it, and a
+# clang-only warning there should not stop the fuzzing.
+FUZZ_CFLAGS = -std=c11 -O1 -g -Wall -Wextra -Wno-unknown-pragmas \
+	-D_GNU_SOURCE -DSPS_VERSION='"$(VERSION)"' -Itest/fuzz/include -Ilib \
+	$(FITS_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_SRC = $(wildcard test/fuzz/fuzz-*.c)
+FUZZ_BINS = $(FUZZ_SRC:test/fuzz/%.c=$(FO)/%)
+FUZZ_LIB = $(FO)/libsps.a
+FUZZ_AUX = $(FO)/test/fuzz.o $(FO)/test/omp1.o
+
+$(FO)/lib/%.o: lib/%.c $(wildcard lib/*.h) test/fuzz/include/omp.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FO)/test/%.o: test/fuzz/%.c test/fuzz/fuzz.h $(wildcard lib/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -c -o $@ $<
+
+$(FUZZ_LIB): $(LIB_SRC:lib/%.c=$(FO)/lib/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+# psrfits.c's fits_open_diskfile is sent to the harness's memory file.
+$(FO)/fuzz-psrfits: FUZZ_WRAP = -Wl,--wrap=ffdkopn
+$(FUZZ_BINS): $(FO)/fuzz-%: $(FO)/test/fuzz-%.o $(FUZZ_AUX) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -static-libstdc++ \
+		-static-libgcc $(FUZZ_WRAP) -o $@ $^ $(FITS_LIBS) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	scripts/fuzz-all -b $(FO) -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) \
+		-o $(FUZZ_CRASHES)
+
+fuzz-replay: fuzz-build
+	scripts/fuzz-all -b $(FO) -r
+
 # the GPU suites under compute-sanitizer (on a GPU machine)
 gpu-sanitize: all $(UNITS) $(AUX)
 	scripts/gpu-sanitize --tool memcheck
@@ -182,4 +237,5 @@ uninstall:
 clean:
 	rm -rf .build $(BINS)
 
-.PHONY: all test sanitize gpu-sanitize bench lint-man install uninstall clean
+.PHONY: all test sanitize gpu-sanitize bench mutate fuzz fuzz-build \
+	fuzz-replay lint-man install uninstall clean

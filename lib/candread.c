@@ -1,6 +1,7 @@
 /* candread.c: candidate files read back (candread.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,18 @@ whole(const struct reading *g, const char *text, const char *what,
 	return SPS_OK;
 }
 
+/* An S/N, which is kept as a float. */
+static enum sps_err
+snr_value(const struct reading *g, const char *text, double *v)
+{
+	enum sps_err e = number(g, text, "snr", v);
+
+	if (e == SPS_OK && fabs(*v) > FLT_MAX)
+		return sps_fail(SPS_EFORMAT, "%s:%d: snr %s is out of range",
+		    g->name, g->lineno, text);
+	return e;
+}
+
 static int
 starts(const char *s, const char *prefix)
 {
@@ -202,6 +215,12 @@ row_text(struct reading *g, const struct fields *fl, struct sps_cand *c)
 		e = whole(g, fl->f[1], "sample", 0, SAMPLE_MAX, &v[1]);
 	if (e == SPS_OK)
 		e = whole(g, fl->f[2], "width", 1, 1 << 30, &v[2]);
+	if (e == SPS_OK)
+		e = snr_value(g, fl->f[3], &v[3]);
+	if (e == SPS_OK)
+		e = whole(g, fl->f[5], "dm_index", -1, INT32_MAX, &v[5]);
+	for (i = 6; i <= 8 && e == SPS_OK; i++)
+		e = whole(g, fl->f[i], what[i], 0, SAMPLE_MAX, &v[i]);
 	if (e != SPS_OK)
 		return e;
 	set_cand(c, v[3], v[4], (int)v[5], (uint64_t)v[1], (int)v[2]);
@@ -233,6 +252,12 @@ row_heimdall(struct reading *g, const struct fields *fl, struct sps_cand *c)
 		e = whole(g, fl->f[1], "sample", 0, SAMPLE_MAX, &v[1]);
 	if (e == SPS_OK)
 		e = whole(g, fl->f[3], "filter", 0, 30, &v[3]);
+	if (e == SPS_OK)
+		e = snr_value(g, fl->f[0], &v[0]);
+	if (e == SPS_OK)
+		e = whole(g, fl->f[4], "dm_trial", 0, INT32_MAX, &v[4]);
+	for (i = 6; i <= 8 && e == SPS_OK; i++)
+		e = whole(g, fl->f[i], what[i], -SAMPLE_MAX, SAMPLE_MAX, &v[i]);
 	if (e != SPS_OK)
 		return e;
 	if (g->l->heimdall_columns == 0)
@@ -266,6 +291,8 @@ row_presto(struct reading *g, const struct fields *fl, struct sps_cand *c)
 		e = whole(g, fl->f[3], "Sample", 0, SAMPLE_MAX, &v[3]);
 	if (e == SPS_OK)
 		e = whole(g, fl->f[4], "Downfact", 1, 1 << 30, &v[4]);
+	if (e == SPS_OK)
+		e = snr_value(g, fl->f[1], &v[1]);
 	if (e != SPS_OK)
 		return e;
 	set_cand(c, v[1], v[0], -1, start_of(v[3], (int)v[4]), (int)v[4]);
@@ -310,7 +337,7 @@ row_fetch(struct reading *g, const struct fields *fl, struct sps_cand *c)
 	if (g->l->tsamp == 0)
 		return sps_fail(SPS_EUSAGE, "%s: a FETCH list gives times "
 		    "only: the data's sample time is needed", g->name);
-	if ((e = number(g, fl->f[g->col[COL_SNR]], "snr", &snr)) != SPS_OK ||
+	if ((e = snr_value(g, fl->f[g->col[COL_SNR]], &snr)) != SPS_OK ||
 	    (e = number(g, fl->f[g->col[COL_STIME]], "stime", &stime)) !=
 	    SPS_OK ||
 	    (e = whole(g, fl->f[g->col[COL_WIDTH]], "width", 0, 30, &w)) !=

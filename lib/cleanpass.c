@@ -120,6 +120,7 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 		return e;
 	}
 	memset(rr, 0, sizeof(rr));
+	memset(&tid, 0, sizeof(tid));	/* passed, unused, before a thread */
 	rr[0].r = rr[1].r = r;
 	rr[0].raw = raw[0], rr[1].raw = raw[1];
 	rr[0].n = run_length(cs, 0, max);

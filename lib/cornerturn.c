@@ -407,6 +407,8 @@ sps_cornerturn_header(const struct sps_header *h, const unsigned char *raw,
 	if (block > INT32_MAX)
 		return sps_fail(SPS_EVALUE, "block of %zu samples: more than "
 		    "sps_block can hold", block);
+	if (!sps_header_writes_all(h))
+		raw = NULL;	/* its bytes hold keywords sps does not write */
 	if (raw != NULL && (to == SPS_ORDER_TIME ? h->sps_order == 0 :
 	    h->sps_order == 1 && (size_t)h->sps_block == block))
 		return copy_header(raw, rawlen, out, outlen);

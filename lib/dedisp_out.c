@@ -236,8 +236,9 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 			return e;
 		o->started = 1;
 	}
-	return sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out, nout,
+	e = sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out, nout,
 	    &o->nclipped);
+	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
 }
 
 enum sps_err

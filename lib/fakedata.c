@@ -68,10 +68,6 @@ build_header(const struct sps_fake_spec *s, struct sps_header *h)
 	h->nifs = 1;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		sps_header_mark(h, keys[i]);
-	if (s->nbits == 8) {
-		h->sign = 1;
-		sps_header_mark(h, "signed");
-	}
 	if (s->nchans == 1) {
 		h->refdm = s->pulsar.dm;
 		sps_header_mark(h, "refdm");

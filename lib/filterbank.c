@@ -174,10 +174,11 @@ sps_filterbank_header(const struct sps_filterbank *p,
 		return e;
 	}
 	out->nbits = p->nbits;
-	if (p->is_signed || (sps_header_has(in, "signed") && p->nbits == 8)) {
-		out->sign = p->is_signed ? -1 : 1;
+	out->sign = p->is_signed ? -1 : 0;
+	if (p->is_signed)
 		sps_header_mark(out, "signed");
-	}
+	else
+		sps_header_unmark(out, "signed");
 	if (sps_header_has(in, "nsamples") && p->count < INT32_MAX)
 		out->nsamples = (int)p->count;
 	else

@@ -479,6 +479,27 @@ sps_header_check(const struct sps_header *h)
 	return SPS_OK;
 }
 
+int
+sps_keyword_written(const struct sps_header *h, int k)
+{
+	if (!(h->present >> k & 1))
+		return 0;
+	if (sps_keywords[k].type == SPS_KW_CHAR)	/* signed */
+		return h->nbits == 8 && h->sign < 0;
+	return strcmp(sps_keywords[k].origin, "sigpyproc") != 0;
+}
+
+int
+sps_header_writes_all(const struct sps_header *h)
+{
+	int k;
+
+	for (k = 0; k < sps_nkeywords; k++)
+		if ((h->present >> k & 1) && !sps_keyword_written(h, k))
+			return 0;
+	return 1;
+}
+
 static int
 put_token(FILE *out, const char *s)
 {
@@ -552,7 +573,7 @@ sps_header_write(FILE *out, const struct sps_header *h)
 	if (!put_token(out, "HEADER_START"))
 		goto fail;
 	for (k = 0; k < sps_nkeywords; k++) {
-		if (!(h->present >> k & 1))
+		if (!sps_keyword_written(h, k))
 			continue;
 		if (!put_token(out, sps_keywords[k].name) ||
 		    !put_value(out, h, k))
@@ -593,7 +614,7 @@ sps_header_size(const struct sps_header *h)
 	int k;
 
 	for (k = 0; k < sps_nkeywords; k++)
-		if (h->present >> k & 1)
+		if (sps_keyword_written(h, k))
 			len += 4 + strlen(sps_keywords[k].name) +
 			    value_size(h, k);
 	if (h->nfchannel > 0)

@@ -126,7 +126,21 @@ enum sps_err sps_header_read(FILE *in, const unsigned char *prefix,
 /* Check values the data cannot be read without. */
 enum sps_err sps_header_check(const struct sps_header *h);
 
-/* Write h (present keywords only) to out.  Returns SPS_OK or SPS_EIO. */
+/* Whether keyword k of h is written: a present keyword of SIGPROC's or of
+ * sps's streams, but `signed` only for signed 8-bit data (sign < 0), as
+ * SIGPROC's fake writes none and some readers (AstroAccelerate) lose
+ * their place on it, and no sigpyproc keyword: those that SIGPROC's
+ * readers do not know are derived from the others (bandwidth, fbottom,
+ * ftop), wrong once a header is rewritten (hdrlen, sampsize) or only
+ * informative (filename, obs_date, ...); PRESTO stops at them. */
+int sps_keyword_written(const struct sps_header *h, int k);
+
+/* Whether every present keyword of h is written (a header read from a
+ * file that sps_header_write would write back unchanged, but for order). */
+int sps_header_writes_all(const struct sps_header *h);
+
+/* Write h (the keywords sps_keyword_written takes) to out.  Returns
+ * SPS_OK or SPS_EIO. */
 enum sps_err sps_header_write(FILE *out, const struct sps_header *h);
 
 /* Bytes sps_header_write would write. */

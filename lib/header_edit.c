@@ -19,8 +19,17 @@ static enum sps_err
 set_keyword(struct sps_header *h, const char *key, const char *value)
 {
 	char number[16];
-	int id = -1;
+	int id = -1, k;
 
+	if ((k = sps_keyword_find(key)) >= 0 &&
+	    strcmp(sps_keywords[k].origin, "sigpyproc") == 0)
+		return sps_fail(SPS_EVALUE, "%s: a sigpyproc keyword, read "
+		    "but never written (SIGPROC's readers do not know it)",
+		    key);
+	if (strcmp(key, "signed") == 0 && strtol(value, NULL, 10) >= 0)
+		return sps_fail(SPS_EVALUE, "signed: only a negative value "
+		    "(signed 8-bit data) is written; unsigned data have no "
+		    "signed keyword (--unset signed)");
 	if (strcmp(key, "telescope_id") == 0)
 		id = sps_telescope_id(value);
 	else if (strcmp(key, "machine_id") == 0)

@@ -18,6 +18,7 @@
 #include <fitsio.h>
 
 #include "codec.h"
+#include "fitscheck.h"
 #include "psrfits.h"
 
 #define CHUNK_BYTES	(4 << 20)	/* raw bytes read at once, at most */
@@ -288,6 +289,8 @@ open_file(struct psrfits *s, int k, fitsfile **fp)
 	} else {
 		s->in.name = path;
 	}
+	if ((e = sps_fits_cards_check(path, s->in.name)) != SPS_OK)
+		return e;
 	/* The disk-file opener takes the name as it is: no cfitsio
 	 * "file.fits[1]" syntax. */
 	if (fits_open_diskfile(fp, path, READONLY, &status) != 0) {

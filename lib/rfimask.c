@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rfimask.h"
 
@@ -13,13 +14,33 @@
 struct in {
 	FILE		*f;
 	const char	*name;
+	uint64_t	 left;	/* bytes not read; UINT64_MAX: unknown */
 };
+
+/* Whether n items of size bytes are left to read: a file whose counts
+ * promise more than it holds ends early, and is refused before memory
+ * for those counts is taken. */
+static enum sps_err
+room(struct in *in, size_t size, size_t n, const char *what)
+{
+	if (in->left == UINT64_MAX || (uint64_t)n * size <= in->left)
+		return SPS_OK;
+	return sps_fail(SPS_ETRUNC, "%s: rfifind mask ends inside %s "
+	    "(truncated?)", in->name, what);
+}
 
 static enum sps_err
 get(struct in *in, void *buf, size_t size, size_t n, const char *what)
 {
-	if (n == 0 || fread(buf, size, n, in->f) == n)
+	if (n == 0)
 		return SPS_OK;
+	if (room(in, size, n, what) != SPS_OK)
+		return SPS_ETRUNC;
+	if (fread(buf, size, n, in->f) == n) {
+		if (in->left != UINT64_MAX)
+			in->left -= (uint64_t)n * size;
+		return SPS_OK;
+	}
 	if (ferror(in->f))
 		return sps_fail(SPS_EIO, "%s: %s", in->name, strerror(errno));
 	return sps_fail(SPS_ETRUNC, "%s: rfifind mask ends inside %s "
@@ -44,11 +65,13 @@ static enum sps_err
 get_list(struct in *in, int n, int limit, unsigned char *flags,
     int *into, const char *what)
 {
-	int *list = into != NULL ? into : malloc((size_t)(n ? n : 1) *
-	    sizeof(int));
 	enum sps_err e;
-	int i;
+	int *list, i;
 
+	if ((e = room(in, sizeof(int), (size_t)n, what)) != SPS_OK)
+		return e;
+	list = into != NULL ? into : malloc((size_t)(n ? n : 1) *
+	    sizeof(int));
 	if (list == NULL)
 		return sps_fail(SPS_ENOMEM, "%s: out of memory", in->name);
 	e = get(in, list, sizeof(int), (size_t)n, what);
@@ -81,6 +104,10 @@ read_head(struct in *in, struct sps_rfimask *m)
 		return sps_fail(SPS_EFORMAT, "%s: not an rfifind mask (%d "
 		    "channels, %d intervals of %d spectra)", in->name,
 		    m->numchan, m->numint, m->ptsperint);
+	/* numint counts of 4 bytes follow, after two more counts */
+	if ((e = room(in, sizeof(int), (size_t)m->numint + 2,
+	    "the channel counts")) != SPS_OK)
+		return e;
 	m->timesigma = d[0], m->freqsigma = d[1], m->mjd = d[2];
 	m->dtint = d[3], m->lofreq = d[4], m->dfreq = d[5];
 	m->zap_chan = calloc((size_t)m->numchan, 1);
@@ -110,10 +137,16 @@ read_intervals(struct in *in, struct sps_rfimask *m)
 			    count[i]);
 		else if (count[i] == m->numchan)
 			m->zap_int[i] = 1;
+		else if (count[i] > INT32_MAX - total)
+			e = sps_fail(SPS_EFORMAT, "%s: not an rfifind mask "
+			    "(more than 2^31 channel numbers)", in->name);
 		else
 			total += count[i];
 		m->first[i + 1] = total;
 	}
+	if (e == SPS_OK)
+		e = room(in, sizeof(int), (size_t)total,
+		    "the interval channel lists");
 	if (e == SPS_OK && (m->chans = malloc((size_t)(total ? total : 1) *
 	    sizeof(int))) == NULL)
 		e = sps_fail(SPS_ENOMEM, "%s: out of memory", in->name);
@@ -148,10 +181,15 @@ read_body(struct in *in, struct sps_rfimask *m)
 enum sps_err
 sps_rfimask_read(FILE *f, const char *name, struct sps_rfimask *m)
 {
-	struct in in = { f, name };
+	struct in in = { f, name, UINT64_MAX };
+	struct stat st;
 	enum sps_err e;
+	off_t at;
 
 	memset(m, 0, sizeof(*m));
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (at = ftello(f)) >= 0 && at <= st.st_size)
+		in.left = (uint64_t)(st.st_size - at);
 	if ((e = read_head(&in, m)) == SPS_OK)
 		e = read_body(&in, m);
 	if (e != SPS_OK)

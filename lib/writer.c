@@ -72,6 +72,13 @@ write_failed(struct sps_writer *w)
 }
 
 enum sps_err
+sps_writer_failed(const struct sps_writer *w, enum sps_err code)
+{
+	return sps_fail(code, "%s: %s", w->path != NULL ? w->path : "stdout",
+	    sps_errmsg());
+}
+
+enum sps_err
 sps_writer_header(struct sps_writer *w, const struct sps_header *h)
 {
 	w->nbits = h->nbits;

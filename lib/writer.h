@@ -35,6 +35,11 @@ enum sps_err sps_writer_open(struct sps_writer *w, const char *path);
 enum sps_err sps_writer_header(struct sps_writer *w,
     const struct sps_header *h);
 
+/* A write to w's stream made by other code failed: puts the output's name
+ * ("stdout" for standard output) in front of sps_errmsg() and returns
+ * code. */
+enum sps_err sps_writer_failed(const struct sps_writer *w, enum sps_err code);
+
 /* Write raw bytes as they are. */
 enum sps_err sps_writer_raw(struct sps_writer *w, const void *buf,
     size_t len);

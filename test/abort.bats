@@ -19,9 +19,9 @@ setup() {
 }
 
 # stop SIGNAL INPUT TOOL ARG...: run TOOL ARG... reading the FIFO in,
-# which gets INPUT's bytes and stays open; once the tool has an output
-# open (or after 1.5 s), send SIGNAL, then check the status and that out/
-# is empty
+# which gets INPUT's bytes and stays open (INPUT "none": a tool that
+# reads nothing); once the tool has an output open (or after 1.5 s),
+# send SIGNAL, then check the status and that out/ is empty
 stop() {
 	local sig=$1 input=$2 pid status=0 i num
 
@@ -31,8 +31,12 @@ stop() {
 	set -m	# a job of its own: SIGINT is not ignored in the background
 	"$@" 2>err &
 	pid=$!
-	exec 7>in
-	cat "$input" >&7
+	if [ "$input" != none ]; then
+		exec 7>in
+		cat "$input" >&7
+	else
+		exec 7<>in
+	fi
 	for ((i = 0; i < 30; i++)); do
 		[ -n "$(ls -A out)" ] && break
 		sleep 0.05
@@ -90,6 +94,16 @@ each_signal() {
 @test "abort: sps-fake --inject --rfi -o" {
 	each_signal "$data/parkes_8bit_1.fil" sps-fake --inject in \
 	    --rfi impulse,rate=2,snr=30 -o out/x.fil
+}
+
+@test "abort: sps-fake -o, making data" {
+	each_signal none sps-fake -q --nchans 256 --tsamp 64 --tobs 60 -o out/x.fil
+}
+
+# sps-plan needs only the header: stopped while it waits for the rest
+@test "abort: sps-plan -o" {
+	head -c 100 "$data/parkes_8bit_1.fil" >part
+	each_signal part sps-plan --dm 0 30 -o out/plan in
 }
 
 @test "abort: sps-clean -o and --report" {

@@ -23,6 +23,9 @@
  *		of the last 1024 spectra (dithered to integers over a cycle
  *		of 256 if they are all integers: pad_data below).  Writes the trials one after another as
  *		float32 on standard output; -l prints "MAXDELAY NOUT" instead.
+ *		FILE (a SIGPROC filterbank, not "-") is decoded here from its
+ *		bytes, by the keyword table and packing of SIGPROC's reader,
+ *		not by lib/reader.c: a bug there must not hide on both sides.
  *
  *	aux-dedisp dump [-t TRIAL] [STREAM]
  *		A DM-time stream's values, decoded, trial after trial (or only
@@ -68,7 +71,6 @@
 #include "dmtime.h"
 #include "header.h"
 #include "killmask.h"
-#include "reader.h"
 #include "writer.h"
 
 #define KDM	4.148808e3
@@ -268,26 +270,206 @@ gen(int argc, char **argv)
 	return 0;
 }
 
-static float *
-read_all(struct sps_reader *r, size_t *nspectra)
-{
-	size_t nv = sps_spectrum_values(&r->hdr), cap = 1024, got;
-	float *all = xrealloc(NULL, cap * nv * sizeof(float));
-	enum sps_err e;
+/* A SIGPROC filterbank as naive reads it: its own decoding of the bytes
+ * (keywords and packing as SIGPROC's reader has them), independent of
+ * lib/header.c and lib/reader.c. */
+struct fil {
+	int	 nchans, nbits, nifs;
+	int	 is_signed;	/* 8-bit two's complement: "signed" < 0 */
+	double	 fch1, foff, tsamp;
+	double	*freq;		/* channel centres, MHz, file order */
+	int	 nfreq;		/* entries of a FREQUENCY_START table */
+	size_t	 nspectra;
+	float	*x;		/* nspectra * nifs * nchans values */
+};
 
-	*nspectra = 0;
-	for (;;) {
-		if (*nspectra == cap) {
-			cap *= 2;
-			all = xrealloc(all, cap * nv * sizeof(float));
-		}
-		e = sps_reader_read(r, all + *nspectra * nv, cap - *nspectra,
-		    &got);
-		*nspectra += got;
-		if (e == SPS_EEOF)
-			return all;
-		check(e);
+/* Every keyword a header may hold and the bytes of its value: 's' a
+ * length-prefixed string, 'i' int32, 'd' double, 'c' one byte, 'l'
+ * int64, '-' none. */
+static const struct { const char *name; char type; } keywords[] = {
+	{ "HEADER_START", '-' }, { "HEADER_END", '-' },
+	{ "FREQUENCY_START", '-' }, { "FREQUENCY_END", '-' },
+	{ "source_name", 's' }, { "rawdatafile", 's' }, { "filename", 's' },
+	{ "telescope", 's' }, { "obs_date", 's' }, { "obs_time", 's' },
+	{ "telescope_id", 'i' }, { "machine_id", 'i' }, { "data_type", 'i' },
+	{ "barycentric", 'i' }, { "pulsarcentric", 'i' }, { "nchans", 'i' },
+	{ "nbeams", 'i' }, { "ibeam", 'i' }, { "nbits", 'i' }, { "nifs", 'i' },
+	{ "nbins", 'i' }, { "nsamples", 'i' }, { "hdrlen", 'i' },
+	{ "orig_hdrlen", 'i' }, { "new_hdrlen", 'i' }, { "sampsize", 'i' },
+	{ "sps_order", 'i' }, { "sps_block", 'i' }, { "sps_dmtime", 'i' },
+	{ "sps_maxdelay", 'i' }, { "sps_nchans_in", 'i' },
+	{ "src_raj", 'd' }, { "src_dej", 'd' }, { "az_start", 'd' },
+	{ "za_start", 'd' }, { "refdm", 'd' }, { "period", 'd' },
+	{ "fch1", 'd' }, { "foff", 'd' }, { "tstart", 'd' }, { "tsamp", 'd' },
+	{ "fchannel", 'd' }, { "bandwidth", 'd' }, { "fbottom", 'd' },
+	{ "ftop", 'd' }, { "flux", 'd' }, { "pb", 'd' }, { "ecc", 'd' },
+	{ "asini", 'd' }, { "accel", 'd' }, { "sps_scale", 'd' },
+	{ "sps_offset", 'd' },
+	{ "signed", 'c' }, { "npuls", 'l' },
+};
+
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f;
+	unsigned char *buf = NULL;
+	size_t cap = 0, got;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		err(2, "%s", path);
+	*len = 0;
+	do {
+		if (*len == cap)
+			buf = xrealloc(buf, cap = cap * 2 + 65536);
+		got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+	} while (got > 0);
+	if (ferror(f))
+		err(2, "%s", path);
+	fclose(f);
+	return buf;
+}
+
+/* The little-endian value of n bytes at b (n <= 8). */
+static uint64_t
+le_bytes(const unsigned char *b, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | b[n];
+	return v;
+}
+
+static double
+le_double(const unsigned char *b)
+{
+	uint64_t v = le_bytes(b, 8);
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/* Reads one keyword's value at buf[*at] into fb; returns the keyword's
+ * type, '-' for a marker. */
+static char
+keyword_value(struct fil *fb, const char *name, const unsigned char *buf,
+    size_t len, size_t *at)
+{
+	static const int size[] = { ['i'] = 4, ['d'] = 8, ['c'] = 1,
+	    ['l'] = 8, ['-'] = 0 };
+	size_t k, n;
+	char type = 0;
+	double d;
+
+	for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+		if (strcmp(name, keywords[k].name) == 0)
+			type = keywords[k].type;
+	if (type == 0)
+		errx(2, "header: unknown keyword '%s'", name);
+	n = type == 's' ? 4 + (len - *at >= 4 ? le_bytes(buf + *at, 4) : 0) :
+	    (size_t)size[(int)type];
+	if (n > len - *at)
+		errx(2, "header: '%s' cut short", name);
+	d = type == 'd' ? le_double(buf + *at) : 0;
+	if (type == 'i' || type == 'c') {
+		long v = type == 'c' ? (signed char)buf[*at] :
+		    (int32_t)le_bytes(buf + *at, 4);
+
+		if (strcmp(name, "nchans") == 0) fb->nchans = (int)v;
+		if (strcmp(name, "nbits") == 0) fb->nbits = (int)v;
+		if (strcmp(name, "nifs") == 0) fb->nifs = (int)v;
+		if (strcmp(name, "signed") == 0) fb->is_signed = v < 0;
 	}
+	if (strcmp(name, "fch1") == 0) fb->fch1 = d;
+	if (strcmp(name, "foff") == 0) fb->foff = d;
+	if (strcmp(name, "tsamp") == 0) fb->tsamp = d;
+	if (strcmp(name, "fchannel") == 0) {
+		fb->freq = xrealloc(fb->freq, (fb->nfreq + 1) * sizeof(double));
+		fb->freq[fb->nfreq++] = d;
+	}
+	*at += n;
+	return type;
+}
+
+/* Parses the header at buf; returns its length in bytes. */
+static size_t
+parse_header(struct fil *fb, const unsigned char *buf, size_t len)
+{
+	char name[81];
+	size_t at = 0, n;
+	int first = 1;
+
+	for (;;) {
+		n = len - at >= 4 ? le_bytes(buf + at, 4) : 0;
+		if (n < 1 || n > 80 || n > len - at - 4)
+			errx(2, "header: no keyword at byte %zu", at);
+		memcpy(name, buf + at + 4, n);
+		name[n] = '\0';
+		at += 4 + n;
+		if (first && strcmp(name, "HEADER_START") != 0)
+			errx(2, "not a SIGPROC file");
+		first = 0;
+		if (keyword_value(fb, name, buf, len, &at) == '-' &&
+		    strcmp(name, "HEADER_END") == 0)
+			return at;
+	}
+}
+
+/* Value k of the data at raw (nbits packing, SIGPROC's order: earliest
+ * value in the lowest bits of a byte; 16-bit unsigned and 32-bit float,
+ * little-endian). */
+static float
+sample(const struct fil *fb, const unsigned char *raw, size_t k)
+{
+	size_t bit = k * (size_t)fb->nbits;
+	uint32_t v;
+	float f;
+
+	switch (fb->nbits) {
+	case 1: case 2: case 4:
+		return (float)((raw[bit / 8] >> (bit % 8)) &
+		    ((1u << fb->nbits) - 1));
+	case 8:
+		return fb->is_signed ? (float)(signed char)raw[k] :
+		    (float)raw[k];
+	case 16:
+		return (float)le_bytes(raw + 2 * k, 2);
+	default:
+		v = (uint32_t)le_bytes(raw + 4 * k, 4);
+		memcpy(&f, &v, sizeof(f));
+		return f;
+	}
+}
+
+static void
+read_fil(const char *path, struct fil *fb)
+{
+	size_t len, hlen, nv, k;
+	unsigned char *buf = slurp(path, &len);
+
+	memset(fb, 0, sizeof(*fb));
+	fb->nifs = 1;
+	hlen = parse_header(fb, buf, len);
+	if (fb->nchans < 1 || fb->nifs < 1 || fb->tsamp <= 0 ||
+	    (fb->nbits != 1 && fb->nbits != 2 && fb->nbits != 4 &&
+	    fb->nbits != 8 && fb->nbits != 16 && fb->nbits != 32))
+		errx(2, "%s: nchans %d, nifs %d, nbits %d, tsamp %g", path,
+		    fb->nchans, fb->nifs, fb->nbits, fb->tsamp);
+	if (fb->nfreq == 0) {
+		fb->freq = xrealloc(NULL, (size_t)fb->nchans * sizeof(double));
+		for (k = 0; k < (size_t)fb->nchans; k++)
+			fb->freq[k] = fb->fch1 + (double)k * fb->foff;
+	} else if (fb->nfreq != fb->nchans)
+		errx(2, "%s: %d frequencies for %d channels", path, fb->nfreq,
+		    fb->nchans);
+	nv = (size_t)fb->nchans * (size_t)fb->nifs;
+	fb->nspectra = (len - hlen) * 8 / ((size_t)fb->nbits * nv);
+	fb->x = xrealloc(NULL, fb->nspectra * nv * sizeof(float));
+	for (k = 0; k < fb->nspectra * nv; k++)
+		fb->x[k] = sample(fb, buf + hlen, k);
+	free(buf);
 }
 
 static void
@@ -334,17 +516,17 @@ read_kill(const char *path, int nchans)
 
 /* Every channel's delay at trial i, in samples of tsamp * f. */
 static void
-delays(const struct sps_header *h, double dm, int f, long *s)
+delays(const struct fil *fb, double dm, int f, long *s)
 {
 	double top = -INFINITY, fc;
 	int c;
 
-	for (c = 0; c < h->nchans; c++)
-		top = fmax(top, sps_channel_freq(h, c));
-	for (c = 0; c < h->nchans; c++) {
-		fc = sps_channel_freq(h, c);
+	for (c = 0; c < fb->nchans; c++)
+		top = fmax(top, fb->freq[c]);
+	for (c = 0; c < fb->nchans; c++) {
+		fc = fb->freq[c];
 		s[c] = lround(KDM * dm * (1 / (fc * fc) - 1 / (top * top)) /
-		    (h->tsamp * f));
+		    (fb->tsamp * f));
 	}
 }
 
@@ -360,9 +542,9 @@ floor_div(long long a, long long b)
  * p) / 256), j = k mod 256, M = round(256 mean), p = 97 u mod 256,
  * u the value's place counting channels from the lowest frequency. */
 static float *
-pad_data(const struct sps_header *h, float *x, size_t n, size_t npad)
+pad_data(const struct fil *h, float *x, size_t n, size_t npad)
 {
-	size_t nv = sps_spectrum_values(h), first = n > 1024 ? n - 1024 : 0;
+	size_t nv = (size_t)h->nchans * h->nifs, first = n > 1024 ? n - 1024 : 0;
 	size_t t, v, c;
 	int integers = 1;
 	long long M, p, j;
@@ -396,7 +578,7 @@ naive(int argc, char **argv)
 {
 	const char *killfile = NULL;
 	int layout = 0, ch, i, c, k, ifs;
-	struct sps_reader r;
+	struct fil fb;
 	struct trials tr;
 	unsigned char *kill;
 	size_t n, nv, j, m, maxdelay = 0, nout;
@@ -412,22 +594,23 @@ naive(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		usage();
-	check(sps_reader_open(&r, argv[optind]));
+	read_fil(argv[optind], &fb);
 	read_plan(argv[optind + 1], &tr);
-	kill = read_kill(killfile, r.hdr.nchans);
-	x = read_all(&r, &n);
-	nv = sps_spectrum_values(&r.hdr);
-	s = xrealloc(NULL, (size_t)r.hdr.nchans * sizeof(long));
+	kill = read_kill(killfile, fb.nchans);
+	x = fb.x;
+	n = fb.nspectra;
+	nv = (size_t)fb.nchans * (size_t)fb.nifs;
+	s = xrealloc(NULL, (size_t)fb.nchans * sizeof(long));
 	for (i = 0; i < tr.n; i++) {
-		delays(&r.hdr, tr.dm[i], tr.scrunch[i], s);
-		for (c = 0; c < r.hdr.nchans; c++)
+		delays(&fb, tr.dm[i], tr.scrunch[i], s);
+		for (c = 0; c < fb.nchans; c++)
 			if (!kill[c] && (size_t)s[c] * tr.scrunch[i] > maxdelay)
 				maxdelay = (size_t)s[c] * tr.scrunch[i];
 	}
 	if (maxdelay >= n)
 		errx(2, "%zu samples, largest delay %zu", n, maxdelay);
 	nout = n;
-	x = pad_data(&r.hdr, x, n, maxdelay);
+	x = pad_data(&fb, x, n, maxdelay);
 	out = xrealloc(NULL, nout * sizeof(float));
 	if (layout) {
 		printf("%zu %zu\n", maxdelay, nout);
@@ -436,20 +619,20 @@ naive(int argc, char **argv)
 	for (i = 0; i < tr.n; i++) {
 		int f = tr.scrunch[i];
 
-		delays(&r.hdr, tr.dm[i], f, s);
+		delays(&fb, tr.dm[i], f, s);
 		m = nout / (size_t)f;
 		for (j = 0; j < m; j++) {
 			double acc = 0;
 
-			for (c = 0; c < r.hdr.nchans; c++) {
+			for (c = 0; c < fb.nchans; c++) {
 				if (kill[c])
 					continue;
 				for (k = 0; k < f; k++) {
 					size_t t = (j + (size_t)s[c]) * f + k;
 
-					for (ifs = 0; ifs < r.hdr.nifs; ifs++)
+					for (ifs = 0; ifs < fb.nifs; ifs++)
 						acc += x[t * nv + (size_t)ifs *
-						    r.hdr.nchans + c];
+						    fb.nchans + c];
 				}
 			}
 			out[j] = (float)acc;
@@ -457,7 +640,7 @@ naive(int argc, char **argv)
 		if (fwrite(out, sizeof(float), m, stdout) != m)
 			err(2, "stdout");
 	}
-	sps_reader_close(&r);
+	free(fb.freq);
 	free(out);
 	free(x);
 	free(s);

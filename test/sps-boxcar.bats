@@ -218,10 +218,28 @@ bad_input() {
 	    sps-boxcar -q -a IG1 -s 5 | events /dev/stdin >"$T/a8"
 	run -0 diff <(sort -k6 -g "$T/a" | tail -2 | cut -d" " -f1-5) \
 	    <(sort -k6 -g "$T/a8" | tail -2 | cut -d" " -f1-5)
-	# windows of 0.1 s: the baseline changes, the events barely
-	sps-boxcar -q -a IG1 -s 8 "$T/big.dmt" | events /dev/stdin >"$T/c"
-	run awk '$6 > 20' "$T/c"
-	[ "${#lines[@]}" -ge 1 ]
+	# noise windows of 0.1 s, not 2 s (widths to 64, so 0.1 s is
+	# used): the events change, but barely: each pulse's strongest
+	# event within 2 trials and one width of its place (the DM, 15 of the
+	# injected one: 16 channels barely tell), S/N within 10 %
+	sps-boxcar -q -a IG1 -w 64 -s 8 "$T/big.dmt" | events /dev/stdin >"$T/c2"
+	sps-boxcar -q -a IG1 -w 64 -s 8 --baseline 0.1 "$T/big.dmt" |
+	    events /dev/stdin >"$T/c01"
+	run -1 cmp -s "$T/c2" "$T/c01"
+	for pulse in 1.5:50 2.0:10; do
+		run -0 awk -v t="${pulse%:*}" -v dm="${pulse#*:}" '
+		    FNR == 1 { f++ }
+		    ($4 - t) ^ 2 < 0.01 ^ 2 && $6 > snr[f] {
+			snr[f] = $6; dmi[f] = $1; s[f] = $3; w[f] = $5; d[f] = $2 }
+		    END {
+			printf "%s %s %s %s %s\n", dmi[1], s[1], w[1], snr[1], d[1]
+			printf "%s %s %s %s %s\n", dmi[2], s[2], w[2], snr[2], d[2]
+			exit !(snr[1] > 8 && snr[2] > 8 &&
+			    (dmi[1] - dmi[2]) ^ 2 <= 4 && (d[1] - dm) ^ 2 < 15 ^ 2 &&
+			    (s[1] - s[2]) ^ 2 <= w[1] ^ 2 &&
+			    snr[2] > 0.9 * snr[1] && snr[2] < 1.1 * snr[1]) }' \
+		    "$T/c2" "$T/c01"
+	done
 }
 
 @test "sps-boxcar: --plane writes S/N and width for every sample" {
@@ -257,8 +275,17 @@ bad_input() {
 	assert_output ""
 	run grep -e '^# max_width' -e '^# nsamples' "$T/o.ev"
 	assert_output $'# nsamples 20000\n# max_width 32'
-	sps-fake --nchans 1 --nbits 8 --nsamples 20000 -q -o "$T/o8.tim"
-	run -0 sps-boxcar -q "$T/o8.tim"
+	# an 8-bit series is searched as its values in float32 are
+	sps-fake --nchans 1 --nbits 8 --nsamples 20000 --seed 8 -q \
+	    --pulse 'dm=0,t=10000samp,width=8samp,snr=30,shape=rect' \
+	    -o "$T/o8.tim"
+	sps-dedisperse -q -d 0 "$T/o8.tim" >"$T/o32.tim"
+	[ "$(sps-header --nbits "$T/o8.tim")/$(sps-header --nbits "$T/o32.tim")" = 8/32 ]
+	sps-boxcar -q -a DIT -s 5 "$T/o8.tim" | events /dev/stdin >"$T/e8"
+	sps-boxcar -q -a DIT -s 5 "$T/o32.tim" | events /dev/stdin >"$T/e32"
+	cmp "$T/e8" "$T/e32"
+	run -0 awk '$6 > 20 && $3 >= 9990 && $3 <= 10000' "$T/e8"
+	[ "${#lines[@]}" -ge 1 ] || fail "no event of the pulse: $(cat "$T/e8")"
 }
 
 @test "sps-boxcar: input that is not DM-time data is an error" {

@@ -246,7 +246,12 @@ dmtime() {
 @test "sps-cornerturn: a DM-time stream turns DM-major and back, byte for byte" {
 	dmtime
 	sps-cornerturn -q "$BATS_TEST_TMPDIR/dt" -o "$BATS_TEST_TMPDIR/dm"
-	run sps-header --sps_order "$BATS_TEST_TMPDIR/dm"
+	run -0 sps-header --json "$BATS_TEST_TMPDIR/dm"
+	assert_line --regexp '^ +"sps_order": 2,$'
+	# DM-major: each trial's whole series in turn, as aux-dedisp decodes
+	# the time-major blocks
+	cmp <(tail -c +$(($(sps-header --headersize "$BATS_TEST_TMPDIR/dm") + 1)) \
+	    "$BATS_TEST_TMPDIR/dm") <(aux-dedisp dump "$BATS_TEST_TMPDIR/dt")
 	sps-cornerturn -q "$BATS_TEST_TMPDIR/dm" --to time \
 	    -o "$BATS_TEST_TMPDIR/back"
 	cmp "$BATS_TEST_TMPDIR/dt" "$BATS_TEST_TMPDIR/back"

@@ -177,9 +177,26 @@ found() {
 	assert_line "fch1 1465"
 	assert_line "nsamples 789"
 	assert_line "blocks 789"
-	aux-dedisp dump s.dmt >got.raw
-	aux-dedisp naive "$f" plan.txt >want.raw
-	# its scaled values are integers: the sums are exact
+	# its scaled values are integers: the sums are exact.  The naive
+	# sum reads SIGPROC only: it gets the values sps-filterbank gives,
+	# which the next case and sps-filterbank.bats check independently
+	sps-filterbank -q -b 32 "$f" >s.fil
+	naive_equal s.fil plan.txt
+	aux-dedisp dump s.dmt >direct.raw
+	cmp direct.raw got.raw
+}
+
+@test "sps-dedisperse: reads PSRFITS: the values aux-mkfits put in, summed naively" {
+	# 16 channels 1500 .. 1470 MHz, 64 us; integer values (unit scales)
+	aux-mkfits -b 8 -u -s 512 -r 2 -e want.f32 x.fits
+	{ aux-mkheader HEADER_START source_name:s:x data_type:i:1 \
+	    nchans:i:16 nbits:i:32 nifs:i:1 fch1:d:1500 foff:d:-2 \
+	    tsamp:d:6.4e-5 tstart:d:60000 HEADER_END; cat want.f32; } >want.fil
+	printf '0\n21.5\n50\n100\n' >fits-plan.txt
+	sps-dedisperse -q --plan fits-plan.txt x.fits >x.dmt
+	aux-dedisp dump x.dmt >got.raw
+	aux-dedisp naive want.fil fits-plan.txt >want.raw
+	[ "$(stat -c %s want.raw)" -eq $((4 * 4 * 1024)) ]
 	cmp got.raw want.raw
 }
 
@@ -705,14 +722,25 @@ pair() {
 	sps-fake -q --nchans 256 --tsamp 512 --tobs 4 \
 	    --pulse dm=300,t=1.5 -o fake.fil
 	sps-dedisperse -q fake.fil -d 300 > fake_DM300.tim
+	# the values and length of the naive sum at DM 300
+	echo 300 >one.txt
+	aux-dedisp naive fake.fil one.txt >want.raw
+	n=$(aux-dedisp naive -l fake.fil one.txt | cut -d' ' -f2)
+	[ "$n" -eq $((($(stat -c %s fake.fil) - $(sps-header --headersize fake.fil)) / 256)) ]
 	run -0 sps-header --refdm --nsamples fake_DM300.tim
-	assert_output "$(printf '300\n7813')"
+	assert_output "$(printf '300\n%s' "$n")"
+	tail -c $((4 * n)) fake_DM300.tim | cmp - want.raw
+	# a file per trial of the plan, named by its DM to 0.01
 	sps-dedisperse -q fake.fil --dm 0 500 -o trial
-	run -0 ls trial_DM29[89]* trial_DM30[01]*
-	assert_output "$(printf 'trial_DM298.25.tim\ntrial_DM301.74.tim')"
+	sps-plan -q --dm 0 500 fake.fil | awk '/^[0-9]/ {
+	    printf "trial_DM%.2f.tim\n", $1 }' | sort >want.names
+	[ "$(wc -l <want.names)" -gt 100 ]
+	ls trial_DM* | sort | diff want.names -
 	sps-dedisperse -q fake.fil --dm 290 310 -o prep --presto
-	run -0 ls prep_DM300*
-	assert_output "$(printf 'prep_DM300.31.dat\nprep_DM300.31.inf\nprep_DM300.31.tim')"
+	sps-plan -q --dm 290 310 fake.fil | awk '/^[0-9]/ { for (e = 0; e < 3; e++)
+	    printf "prep_DM%.2f.%s\n", $1, e == 0 ? "dat" : e == 1 ? "inf" : "tim" }' |
+	    sort >want.names
+	ls prep_DM* | sort | diff want.names -
 	sps-plan -q --dm 0 1000 --scrunch -o plan.txt fake.fil
 	awk 'BEGIN { for (c = 0; c < 256; c++)
 	    print (c >= 100 && c < 156) ? 0 : 1 }' > kill.txt
@@ -862,8 +890,22 @@ small() {
 	small
 	bad 1 "fewer than 2 channels per sub-band" --algo tree-linear \
 	    --subband 37 --dm 0 10 in.fil
-	run -0 sps-dedisperse -q --algo tree-linear --subband 18 --dm 0 10 \
-	    in.fil -o ok
+	# 18 sub-bands of 2 channels (one of 3) work: a file per trial of the
+	# plan, each as long as the direct algorithm's, DM 0 the naive sum
+	sps-dedisperse -q --algo tree-linear --subband 18 --dm 0 10 in.fil \
+	    -o ok
+	sps-dedisperse -q --dm 0 10 in.fil -o direct
+	sps-plan -q --dm 0 10 in.fil | awk '/^[0-9]/ {
+	    printf "ok_DM%.2f.tim\n", $1 }' | sort >want.names
+	[ "$(wc -l <want.names)" -eq 3 ]
+	ls ok_DM* | sort | diff want.names -
+	for f in direct_DM*; do
+		[ "$(stat -c %s "$f")" -eq "$(stat -c %s "ok_${f#direct_}")" ] ||
+		    fail "ok_${f#direct_}: not as long as $f"
+	done
+	echo 0 >zero.txt
+	aux-dedisp naive in.fil zero.txt >want.raw
+	tail -c "$(stat -c %s want.raw)" ok_DM0.00.tim | cmp - want.raw
 }
 
 @test "sps-dedisperse: a DM-time stream as input is refused" {

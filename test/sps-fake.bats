@@ -142,10 +142,11 @@ bad_usage() {
 	assert_output "1563"	# 1562.5, rounded half up
 }
 
-@test "sps-fake: writes the signed keyword for 8-bit output only" {
+@test "sps-fake: writes no signed keyword, as SIGPROC's fake (unsigned data)" {
 	run -0 bash -c 'set -o pipefail; sps-fake -q --nsamples 8 |
 	    sps-header --json'
-	assert_output --partial '"signed": 1'
+	assert_output --partial '"nbits": 8'
+	refute_output --partial '"signed"'
 	run -0 bash -c 'set -o pipefail; sps-fake -q --nsamples 8 --nbits 16 |
 	    sps-header --json'
 	refute_output --partial '"signed"'

@@ -5,7 +5,8 @@
  * recovered S/N lies between the predicted worst case and systematic
  * value, and reaches the systematic value; the exhaustive search recovers
  * the true S/N), hand-worked losses, and the streaming search (windows
- * searched once, boxcars across windows, the end of the data, events). */
+ * searched once, boxcars across windows, the end of the data, events,
+ * boxcars side by side). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -595,6 +596,64 @@ test_stream_skipped_window(void **state)
 	free(scale);
 }
 
+/* Boxcars that touch but do not overlap are both events: single samples
+ * (widths to 1, so no boxcar spans both) of S/N 30 and 40 side by side,
+ * the weaker first and then last. */
+static void
+test_adjacent_boxcars_are_both_events(void **state)
+{
+	struct sps_boxcar_plan p = plan("exhaustive", 1);
+	float x[400], *scale = white_scale(p.max_width);
+	struct run r;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 400; i++)
+			x[i] = 0;
+		x[200] = k == 0 ? 30 : 40;
+		x[201] = k == 0 ? 40 : 30;
+		stream(&p, x, 400, 400, scale, 6, &r);
+		assert_int_equal(r.nev, 2);
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(r.ev[i].start, 200 + i);
+			assert_int_equal(r.ev[i].width, 1);
+			assert_float_equal(r.ev[i].snr, x[200 + i], 1e-4);
+		}
+		free(r.snr);
+		free(r.width);
+	}
+	free(scale);
+}
+
+/* The same with the stronger boxcar first and narrower than the widest:
+ * DIT's boxcars of 2^i start at every 2^i-th sample, so none spans
+ * samples 199 and 200, and the boxcar 198..199 (S/N 60 / sqrt 2) ends
+ * where the single sample 200 (S/N 40) begins. */
+static void
+test_boxcar_ending_where_another_begins(void **state)
+{
+	struct sps_boxcar_plan p = plan("DIT", 4);
+	float x[400] = { 0 }, *scale = white_scale(p.max_width);
+	struct run r;
+
+	(void)state;
+	x[198] = x[199] = 30;
+	x[200] = 40;
+	stream(&p, x, 400, 400, scale, 6, &r);
+	assert_int_equal(r.nev, 2);
+	assert_int_equal(r.ev[0].start, 198);
+	assert_int_equal(r.ev[0].width, 2);
+	assert_float_equal(r.ev[0].snr, 60 / sqrt(2), 1e-4);
+	assert_int_equal(r.ev[1].start, 200);
+	assert_int_equal(r.ev[1].width, 1);
+	assert_float_equal(r.ev[1].snr, 40, 1e-4);
+	free(r.snr);
+	free(r.width);
+	free(scale);
+}
+
 int
 main(void)
 {
@@ -608,6 +667,8 @@ main(void)
 		cmocka_unit_test(test_exhaustive_is_exact),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_skipped_window),
+		cmocka_unit_test(test_adjacent_boxcars_are_both_events),
+		cmocka_unit_test(test_boxcar_ending_where_another_begins),
 	};
 
 	test_rng = 88172645463325252ULL;

@@ -28,7 +28,7 @@ test_header(void **state)
 	assert_true(d.hdr.fch1 == 1500 && d.hdr.foff == -2 &&
 	    d.hdr.tsamp == 80e-6 && d.hdr.tstart == 50000);
 	assert_string_equal(d.hdr.source_name, "FAKE");
-	assert_true(sps_header_has(&d.hdr, "signed") && d.hdr.sign == 1);
+	assert_false(sps_header_has(&d.hdr, "signed"));	/* as SIGPROC's fake */
 	assert_true(sps_header_has(&d.hdr, "src_raj"));
 	assert_false(sps_header_has(&d.hdr, "refdm"));
 	sps_fake_data_free(&d);

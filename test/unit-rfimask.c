@@ -100,12 +100,46 @@ refuses_truncated_and_malformed(void **state)
 	fclose(f);
 }
 
+/* Counts that promise more than the file holds are refused before
+ * memory is taken for them (2^28 intervals in 72 bytes), and channel
+ * lists whose sum passes 2^31 are refused without overflowing. */
+static void
+refuses_counts_beyond_the_file(void **state)
+{
+	double head[6] = { 10, 4, 55000.5, 0.1, 1400, 1 };
+	int counts[5] = { 64, (1 << 28) - 1, 100, 0, 0 };
+	int big[8] = { 1 << 24, 200, 100, 0, 0, (1 << 24) - 1,
+	    (1 << 24) - 1, 0 };
+	struct sps_rfimask m;
+	FILE *f = tmpfile();
+	int i;
+
+	(void)state;
+	fwrite(head, sizeof(double), 6, f);
+	fwrite(counts, sizeof(int), 5, f);
+	rewind(f);
+	assert_int_equal(sps_rfimask_read(f, "a.mask", &m), SPS_ETRUNC);
+	assert_string_equal(sps_errmsg(), "a.mask: rfifind mask ends inside "
+	    "the channel counts (truncated?)");
+	fclose(f);
+	f = tmpfile();
+	fwrite(head, sizeof(double), 6, f);
+	fwrite(big, sizeof(int), 5, f);
+	for (i = 0; i < 200; i++)
+		fwrite(&big[5], sizeof(int), 1, f);
+	rewind(f);
+	assert_int_equal(sps_rfimask_read(f, "a.mask", &m), SPS_EFORMAT);
+	assert_non_null(strstr(sps_errmsg(), "more than 2^31"));
+	fclose(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_what_rfifind_writes),
 		cmocka_unit_test(refuses_truncated_and_malformed),
+		cmocka_unit_test(refuses_counts_beyond_the_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -370,6 +370,13 @@ cli_output_fail(struct sps_writer *w)
 	errx(1, "%s", detail);
 }
 
+void
+cli_stream_fail(struct sps_writer *w)
+{
+	sps_writer_failed(w, SPS_EIO);
+	cli_output_fail(w);
+}
+
 const char *
 cli_input(int argc, char **argv, const char *usage)
 {

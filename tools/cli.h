@@ -96,6 +96,9 @@ struct sps_writer;
 /* Exit 1 with lib's last message after removing the unfinished output
  * of w (sps_writer_abort). */
 void cli_output_fail(struct sps_writer *w) __attribute__((noreturn));
+/* The same for a write to w's stream that went round the writer (lib's
+ * message does not name the output): names it first, as the writer does. */
+void cli_stream_fail(struct sps_writer *w) __attribute__((noreturn));
 /* Nothing when e is SPS_OK; else as cli_check (what before the message)
  * after removing the unfinished output of w. */
 void cli_check_output(struct sps_writer *w, enum sps_err e,

@@ -238,7 +238,8 @@ start_output(struct run *r)
 
 		sps_search_events_meta(r->search, &r->in.hdr, r->in.nsamples,
 		    &m);
-		cli_check(sps_events_write_header(r->out.f, &m), NULL);
+		if (sps_events_write_header(r->out.f, &m) != SPS_OK)
+			cli_stream_fail(&r->out);
 	}
 	r->started = 1;
 }
@@ -254,8 +255,9 @@ write_plane(struct run *r)
 		    NULL);
 		if (n == 0)
 			return;
-		if (sps_dmtime_write_frame(r->out.f, n) != SPS_OK ||
-		    sps_writer_raw(&r->out, v, 2 * nv * sizeof(float)) !=
+		if (sps_dmtime_write_frame(r->out.f, n) != SPS_OK)
+			cli_stream_fail(&r->out);
+		if (sps_writer_raw(&r->out, v, 2 * nv * sizeof(float)) !=
 		    SPS_OK)
 			cli_output_fail(&r->out);
 	}
@@ -270,7 +272,7 @@ write_events(struct run *r)
 	e = sps_search_events(r->search, &n);
 	for (j = 0; j < n; j++)
 		if (sps_events_write(r->out.f, &e[j]) != SPS_OK)
-			cli_output_fail(&r->out);
+			cli_stream_fail(&r->out);
 }
 
 /* What a block or the end gave; nothing goes out until something has

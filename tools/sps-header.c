@@ -251,7 +251,7 @@ main(int argc, char **argv)
 		show(&r, &opt);
 	cli_reader_close(&r);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		err(1, "stdout");
+		err(1, "stdout: write error");
 	free(opt.values);
 	free(opt.edits);
 	return 0;

@@ -1,0 +1,90 @@
+/* unit-fitscheck: header cards that are not text are refused before
+ * cfitsio reads them (cfitsio 4.2 aborts on such a TTYPE), naming the
+ * HDU and card; Latin-1 text in a COMMENT card is let through. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fitscheck.h"
+
+#define BLOCK	2880
+
+/* A primary HDU (no data) and a binary table of 2 rows of 4 bytes, with
+ * card `bad' of the table (from 0) replaced by text. */
+static void
+make_file(const char *path, int bad, const char *text)
+{
+	static const char *primary[] = {
+		"SIMPLE  =                    T", "BITPIX  =                    8",
+		"NAXIS   =                    0", "COMMENT   made by unit-fitscheck",
+		"END"
+	};
+	static const char *table[] = {
+		"XTENSION= 'BINTABLE'", "BITPIX  =                    8",
+		"NAXIS   =                    2", "NAXIS1  =                    4",
+		"NAXIS2  =                    2", "PCOUNT  =                    0",
+		"GCOUNT  =                    1", "TFIELDS =                    1",
+		"TTYPE1  = 'DATA    '", "TFORM1  = '4B      '", "END"
+	};
+	char block[BLOCK];
+	FILE *f = fopen(path, "wb");
+	size_t i;
+
+	memset(block, ' ', BLOCK);
+	for (i = 0; i < 5; i++)
+		memcpy(block + 80 * i, primary[i], strlen(primary[i]));
+	fwrite(block, 1, BLOCK, f);
+	memset(block, ' ', BLOCK);
+	for (i = 0; i < 11; i++) {
+		const char *card = (int)i == bad ? text : table[i];
+
+		memcpy(block + 80 * i, card, strlen(card));
+	}
+	fwrite(block, 1, BLOCK, f);
+	memset(block, 0, BLOCK);
+	fwrite(block, 1, BLOCK, f);
+	fclose(f);
+}
+
+static void
+test_cards(void **state)
+{
+	char path[] = "/tmp/unit-fitscheck.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	close(fd);
+	make_file(path, -1, NULL);
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 8, "TTYPE1  = '\xff\xff\xff'");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 9: "
+	    "byte 12 is not ASCII text (0xff)");
+	make_file(path, 8, "TTYPE1  = 'DA\tA'");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 8, "TTYPE1  = yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+	    "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 9: "
+	    "TTYPE1   is not a quoted string");
+	make_file(path, 9, "TFORM1  =     '4B      '");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cards),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
