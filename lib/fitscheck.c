@@ -88,10 +88,29 @@ card_byte_ok(const char *card, int k)
 	    memcmp(card, "HISTORY ", 8) == 0 || memcmp(card, "        ", 8) == 0);
 }
 
+/* Whether the quoted string from card[j] (its opening quote) closes, a
+ * doubled quote standing for one, and only blanks follow it before the
+ * comment (FITS 4.0, 4.2.1.1). */
+static int
+quoted_ok(const char *card, size_t j)
+{
+	for (j++; j < CARD; j++)
+		if (card[j] == '\'' && (j + 1 == CARD || card[j + 1] != '\''))
+			break;
+		else if (card[j] == '\'')
+			j++;
+	if (j >= CARD)
+		return 0;
+	for (j++; j < CARD && card[j] == ' '; j++)
+		;
+	return j == CARD || card[j] == '/';
+}
+
 /* Whether a card that must hold a character string does: the value of
  * XTENSION, EXTNAME and the column keywords TTYPEn, TFORMn, TUNITn,
- * TDISPn and TDIMn is quoted (FITS 4.0, 4.2.1, 7.3.1).  cfitsio copies
- * an unquoted one of 70 characters into a field one byte too short. */
+ * TDISPn and TDIMn is a closed quoted string after "= " (FITS 4.0,
+ * 4.2.1, 7.3.1).  cfitsio copies an unquoted value of 70 characters, or
+ * one after a bare "=", into a field one byte too short, and aborts. */
 static int
 string_card_ok(const char *card)
 {
@@ -101,16 +120,18 @@ string_card_ok(const char *card)
 	};
 	size_t i, j;
 
-	if (memcmp(card + 8, "= ", 2) != 0)
+	if (card[8] != '=')
 		return 1;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (memcmp(card, keys[i], strlen(keys[i])) == 0)
 			break;
 	if (i == sizeof(keys) / sizeof(keys[0]))
 		return 1;
+	if (card[9] != ' ')
+		return 0;
 	for (j = 10; j < CARD && card[j] == ' '; j++)
 		;
-	return j < CARD && card[j] == '\'';
+	return j < CARD && card[j] == '\'' && quoted_ok(card, j);
 }
 
 /* One header from f, its cards checked.  *end 1 at the end of the file. */

@@ -74,6 +74,17 @@ test_cards(void **state)
 	    "TTYPE1   is not a quoted string");
 	make_file(path, 9, "TFORM1  =     '4B      '");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	/* what the fuzzer found: a bare "=", text after the closing quote,
+	 * a quote that never closes; a doubled quote is one */
+	make_file(path, 8, "TTYPE1  =tttttttttttttttttttttttttttttttttttttt"
+	    "tttttttttttttttttttttttttttttttt");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 0, "XTENSION= 'BINTABLE'@          / binary table");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 8, "TTYPE1  = 'DATA    ");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 8, "TTYPE1  = 'DA''TA'   / a quote in it");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	unlink(path);
