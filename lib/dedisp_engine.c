@@ -371,6 +371,8 @@ make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	if (err == SPS_OK && why[0] != '\0')
 		snprintf(e->note, sizeof(e->note), "GPU %d: %s: gulps of %zu "
 		    "spectra instead of %zu", e->o.device, why, e->gulp, first);
+	if (err == SPS_ENOMEM)	/* gulps of one block: the block is the cause */
+		return sps_fail(err, "%s: try a smaller --block", sps_errmsg());
 	return err;
 }
 

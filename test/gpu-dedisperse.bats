@@ -216,7 +216,8 @@ tiles() {
 	run -1 --separate-stderr sps-dedisperse -q --gpu --dm 0 3000 \
 	    --block 50000000 in.fil
 	assert_output ""
-	[[ "$stderr" == "sps-dedisperse: GPU 0: out of GPU memory"* ]]
+	[[ "$stderr" =~ ^sps-dedisperse:\ GPU\ 0:\ cudaMalloc\ of\ [0-9.]+\ MB\ for\ .*:\ out\ of\ memory\ .*:\ try\ a\ smaller\ --block$ ]] ||
+	    fail "$stderr"
 }
 
 # ---- the algorithms of --algo on the GPU --------------------------------
@@ -317,7 +318,7 @@ best() {
 		run -1 --separate-stderr sps-dedisperse -q --gpu --algo $a \
 		    --dm 0 100 --block 67108864 in.fil
 		assert_output ""
-		[[ "$stderr" == "sps-dedisperse: GPU 0: out of GPU memory"* ]] ||
+		[[ "$stderr" == "sps-dedisperse: GPU 0: cudaMalloc of "*": out of memory ("* ]] ||
 		    fail "$a: $stderr"
 		[[ "$stderr" =~ [0-9]+\ MB ]] || fail "$a: no figure: $stderr"
 		[[ "$stderr" == *"try a smaller --block"* ]] || fail "$a: $stderr"

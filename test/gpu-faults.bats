@@ -41,9 +41,9 @@ oom='GPU 0: cudaMalloc of [0-9.]+ MB for [a-zA-Z0-9 -]+: out of memory \([0-9.]+
 	sps-dedisperse -q --gpu --dm 0 1000 big.fil >dmt
 	export SPS_GPU_MEMORY_MB=50
 	run -1 sh -c 'sps-dedisperse -q --gpu --dm 0 1000 big.fil >out.dmt'
-	one_line "^sps-dedisperse: $oom\$"
+	one_line "^sps-dedisperse: $oom: try a smaller --block\$"
 	run -1 sps-search -q --gpu --dm 0 1000 big.fil -o out
-	one_line "^sps-search: $oom\$"
+	one_line "^sps-search: $oom(: try a smaller --block)?\$"
 	[ ! -e out ] || fail "a failed search left its folder"
 	run -1 sps-boxcar -q --gpu -o ev dmt
 	one_line "^sps-boxcar: $oom\$"

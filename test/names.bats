@@ -55,7 +55,8 @@ bad_recordings() {
 		named_failure "$f" sps-plan --dm 0 10 "$f" -o out.plan
 		named_failure "$f" sps-search --dm 0 10 "$f"
 		named_failure "$f" sps-boxcar "$f"
-		named_failure "$f" sps-plot /dev/null "$f" -o out
+		sps-plot /dev/null /dev/null 2>&1 | grep -q 'without cairo' ||
+		    named_failure "$f" sps-plot /dev/null "$f" -o out
 	done
 }
 
