@@ -40,27 +40,6 @@ __wrap_ffdkopn(fitsfile **fp, const char *name, int mode, int *status)
 	    NULL, status);
 }
 
-static void
-read_data(struct sps_reader *r)
-{
-	size_t values = sps_spectrum_values(&r->hdr), n, got;
-	unsigned char *raw;
-	float *buf;
-
-	if (values > FUZZ_MAX_VALUES)
-		return;
-	n = FUZZ_MAX_VALUES / values < 256 ? FUZZ_MAX_VALUES / values : 256;
-	raw = malloc(n * sps_spectrum_bytes(&r->hdr));
-	buf = malloc(n * values * sizeof(float));
-	if (raw != NULL && buf != NULL &&
-	    sps_reader_read_raw(r, raw, n, &got) == SPS_OK &&
-	    sps_reader_skip(r, 5) == SPS_OK)
-		while (sps_reader_read(r, buf, n, &got) == SPS_OK && got > 0)
-			;
-	free(raw);
-	free(buf);
-}
-
 /* The options from the input's length, so that every path is taken. */
 static void
 choose_options(size_t size)
@@ -98,7 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.name = name;
 	if (sps_reader_attach_psrfits(&r, paths, 1) == SPS_OK) {
 		sps_psrfits_describe(devnull, sps_psrfits_info(&r));
-		read_data(&r);
+		fuzz_read_data(&r, 256, 5);
 	}
 	sps_reader_close(&r);
 	free(memfile);

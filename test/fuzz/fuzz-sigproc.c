@@ -7,28 +7,6 @@
 #include "fuzz.h"
 #include "reader.h"
 
-/* Some raw spectra, a skip, then floats to the end. */
-static void
-read_data(struct sps_reader *r)
-{
-	size_t values = sps_spectrum_values(&r->hdr), n, got;
-	unsigned char *raw;
-	float *buf;
-
-	if (values > FUZZ_MAX_VALUES)
-		return;
-	n = FUZZ_MAX_VALUES / values < 64 ? FUZZ_MAX_VALUES / values : 64;
-	raw = malloc(n * sps_spectrum_bytes(&r->hdr));
-	buf = malloc(n * values * sizeof(float));
-	if (raw != NULL && buf != NULL &&
-	    sps_reader_read_raw(r, raw, n, &got) == SPS_OK &&
-	    sps_reader_skip(r, 3) == SPS_OK)
-		while (sps_reader_read(r, buf, n, &got) == SPS_OK && got > 0)
-			;
-	free(raw);
-	free(buf);
-}
-
 static void
 read_stream(const uint8_t *data, size_t size)
 {
@@ -39,7 +17,7 @@ read_stream(const uint8_t *data, size_t size)
 		return;
 	sps_reader_reset(&r);
 	if (sps_reader_attach_sigproc(&r, f, "fuzz", NULL, 0) == SPS_OK)
-		read_data(&r);
+		fuzz_read_data(&r, 64, 3);
 	sps_reader_close(&r);
 	fclose(f);
 }
@@ -54,7 +32,7 @@ read_file(const uint8_t *data, size_t size)
 	if (fuzz_file(data, size, &fd, path) != 0)
 		return;
 	if (sps_reader_open(&r, path) == SPS_OK) {
-		read_data(&r);
+		fuzz_read_data(&r, 64, 3);
 		sps_reader_close(&r);
 	}
 	fuzz_file_close(fd);

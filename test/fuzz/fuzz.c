@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "fuzz.h"
+#include "reader.h"
 
 FILE *
 fuzz_stream(const uint8_t *data, size_t size)
@@ -38,4 +39,26 @@ void
 fuzz_file_close(int fd)
 {
 	close(fd);
+}
+
+void
+fuzz_read_data(struct sps_reader *r, size_t block, uint64_t skip)
+{
+	size_t values = sps_spectrum_values(&r->hdr), n, got;
+	unsigned char *raw;
+	float *buf;
+
+	if (values > FUZZ_MAX_VALUES)
+		return;
+	n = FUZZ_MAX_VALUES / values < block ? FUZZ_MAX_VALUES / values :
+	    block;
+	raw = malloc(n * sps_spectrum_bytes(&r->hdr));
+	buf = malloc(n * values * sizeof(float));
+	if (raw != NULL && buf != NULL &&
+	    sps_reader_read_raw(r, raw, n, &got) == SPS_OK &&
+	    sps_reader_skip(r, skip) == SPS_OK)
+		while (sps_reader_read(r, buf, n, &got) == SPS_OK && got > 0)
+			;
+	free(raw);
+	free(buf);
 }

@@ -1,7 +1,8 @@
 /* fuzz.h: what the libFuzzer harnesses (test/fuzz/fuzz-*.c) share: the
  * fuzzer's bytes as a stream (not seekable, as a pipe is) or as a regular
- * file with a path (as a file on disk is), and a cap on what a harness
- * allocates for the data a header describes. */
+ * file with a path (as a file on disk is), a cap on what a harness
+ * allocates for the data a header describes, and the reading of a
+ * recording's data. */
 #ifndef SPS_FUZZ_H
 #define SPS_FUZZ_H
 
@@ -25,5 +26,11 @@ FILE *fuzz_stream(const uint8_t *data, size_t size);
  * or -1 when it cannot be made.  fuzz_file_close(fd) removes it. */
 int fuzz_file(const uint8_t *data, size_t size, int *fd, char *path);
 void fuzz_file_close(int fd);
+
+/* Read r's data as the tools do: up to `block` raw spectra, a skip of
+ * `skip`, then floats in blocks to the end (blocks capped by
+ * FUZZ_MAX_VALUES; nothing when one spectrum is more). */
+struct sps_reader;
+void fuzz_read_data(struct sps_reader *r, size_t block, uint64_t skip);
 
 #endif
