@@ -23,6 +23,7 @@
 
 #define CHUNK_BYTES	(4 << 20)	/* raw bytes read at once, at most */
 #define MAX_ROWS	(1L << 26)
+#define MAX_GAP_FACTOR	10	/* gaps filled: at most this times the data */
 
 /* How the DATA column's bytes hold the samples. */
 enum raw_kind {
@@ -1542,6 +1543,22 @@ alloc_chunk(struct psrfits *s)
 	return SPS_OK;
 }
 
+/* Rows dropped by a backend leave gaps of a few rows; gaps of more than
+ * ten times the data read are a broken OFFS_SUB, and filling them would
+ * only spend time writing made-up spectra. */
+static enum sps_err
+check_gaps(const struct psrfits *s)
+{
+	uint64_t data = (uint64_t)s->nrows * (uint64_t)s->lay.nsblk;
+
+	if (s->info.filled <= MAX_GAP_FACTOR * data)
+		return SPS_OK;
+	return sps_fail(SPS_EVALUE, "%s: OFFS_SUB leaves %llu spectra of gaps "
+	    "between %llu spectra of data (more than %d times): absurd gaps",
+	    s->paths[0], (unsigned long long)s->info.filled,
+	    (unsigned long long)data, MAX_GAP_FACTOR);
+}
+
 static enum sps_err
 survey(struct psrfits *s, struct sps_reader *r)
 {
@@ -1572,6 +1589,8 @@ survey(struct psrfits *s, struct sps_reader *r)
 	if (!exact)
 		s->info.value_signed = 0;
 	fill_header(s, &r->hdr);
+	if ((e = check_gaps(s)) != SPS_OK)
+		return e;
 	s->nsamples = s->row_start[s->nrows - 1] + (uint64_t)s->lay.nsblk;
 	r->nsamples = s->nsamples;
 	r->gap_spectra = s->info.filled;

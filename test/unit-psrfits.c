@@ -29,6 +29,7 @@ struct fits_spec {
 	double	 scl, offs, zero_off;
 	int	 subint;	/* 0: leave the SUBINT table out */
 	const char *telescop, *backend;	/* NULL: Parkes, Medusa */
+	int	 gap_rows;	/* rows missing before the last row */
 };
 
 static unsigned char
@@ -69,7 +70,8 @@ write_rows(fitsfile *f, const struct fits_spec *s, int *st)
 				for (c = 0; c < NCHAN; c++)
 					data[(t * s->npol + p) * NCHAN + c] =
 					    raw((row - 1) * NSBLK + t, p, c);
-		at = (row - 0.5) * NSBLK * 1e-3;
+		at = (row - 0.5 + (row == NROWS ? s->gap_rows : 0)) *
+		    NSBLK * 1e-3;
 		fits_write_col(f, TDOUBLE, 1, row, 1, 1, &at, st);
 		fits_write_col(f, TDOUBLE, 2, row, 1, NCHAN, freq, st);
 		fits_write_col(f, TDOUBLE, 3, row, 1, NCHAN, wts, st);
@@ -131,7 +133,8 @@ make_fits(const char *name, const struct fits_spec *s)
 	return path;
 }
 
-static const struct fits_spec plain = { 1, "AA+BB", 0, 1, 0, 0, 1, NULL, NULL };
+static const struct fits_spec plain =
+    { 1, "AA+BB", 0, 1, 0, 0, 1, NULL, NULL, 0 };
 
 /* TELESCOP and BACKEND to SIGPROC's codes, where there are codes. */
 static void
@@ -235,7 +238,7 @@ test_raw_reads(void **state)
 static void
 test_scaled_sum(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1, NULL, NULL };
+	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1, NULL, NULL, 0 };
 	float buf[NROWS * NSBLK * NCHAN];
 	const struct sps_psrfits_info *info;
 	unsigned char bytes[NCHAN];
@@ -265,7 +268,7 @@ test_scaled_sum(void **state)
 static void
 test_options(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1, NULL, NULL };
+	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1, NULL, NULL, 0 };
 	struct sps_psrfits_options o;
 	float buf[NSBLK * NCHAN];
 	struct sps_reader r;
@@ -317,6 +320,28 @@ test_info_of_other_readers(void **state)
 	r.hdr.nbits = 2;
 	assert_null(sps_psrfits_info(&r));
 	assert_int_equal(sps_reader_value_nbits(&r), 2);
+}
+
+/* A gap of up to ten times the data is filled; more is refused. */
+static void
+test_gaps(void **state)
+{
+	struct fits_spec gappy = plain;
+	struct sps_reader r;
+
+	(void)state;
+	gappy.gap_rows = 5 * NROWS * 2;
+	assert_int_equal(sps_reader_open(&r, make_fits("gap.fits", &gappy)),
+	    SPS_OK);
+	assert_int_equal(r.gap_spectra, 10 * NROWS * NSBLK);
+	assert_int_equal(r.nsamples, 11 * NROWS * NSBLK);
+	sps_reader_close(&r);
+	gappy.gap_rows++;
+	assert_int_equal(sps_reader_open(&r, make_fits("gap2.fits", &gappy)),
+	    SPS_EVALUE);
+	assert_non_null(strstr(sps_errmsg(), "OFFS_SUB leaves 84 spectra of "
+	    "gaps between 8 spectra of data (more than 10 times): absurd "
+	    "gaps"));
 }
 
 /* The summary names the steps that changed values, or none. */
@@ -375,6 +400,7 @@ main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_not_search_mode),
 		cmocka_unit_test(test_info_of_other_readers),
+		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_describe),
 	};
 	int failed;
