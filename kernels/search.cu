@@ -15,7 +15,9 @@ extern "C" {
 #include "noise.h"
 }
 
-#define NT		512	/* threads of the noise blocks */
+#define NT		512	/* threads of the mean blocks */
+#define NORM_NT		1024	/* of a normalisation block: one per
+				 * multiprocessor, for its window */
 #ifndef SEARCH_NT
 #define SEARCH_NT	1024	/* of a search block: one per multiprocessor,
 				 * for its shared memory */
@@ -75,6 +77,7 @@ struct sps_gpu_search {
 	int		 dev, ntrials, nplans, nslots, rmax, lmax, tile;
 	int		 maxw;		/* widest boxcar of any plan */
 	size_t		 smem;		/* of a search block */
+	size_t		 norm_cache;	/* samples a norm block holds */
 	int		 boxdit;	/* every plan BoxDIT: boxdit_kernel */
 	int		 na, nb, nw;	/* its shared memory's parts */
 	struct dtrial	*trial;		/* host copies */
@@ -109,8 +112,8 @@ warp_sum(double v)
 	return v;
 }
 
-/* a, b, c summed over the block, in every thread; sh holds 3 * NT / 32
- * + 3 doubles. */
+/* a, b, c summed over the block, in every thread; sh holds 3 *
+ * blockDim.x / 32 + 3 doubles. */
 __device__ static void
 block_sum3(double *a, double *b, double *c, double *sh)
 {
@@ -144,27 +147,60 @@ block_sum3(double *a, double *b, double *c, double *sh)
 	*c = sh[3 * nw + 2];
 }
 
-/* Count, mean and sum of squared deviations of the values of x[0..n) in
- * [lo, hi], summed in float relative to shift (as noise.c). */
-__device__ static void
-block_moments(const float *x, size_t n, float shift, float lo, float hi,
-    double *sh, double *cnt, double *mean, double *m2)
-{
-	float s = 0, q = 0, c = 0;
-	double S, Q, C;
+/* A window's samples: those before ns in the block's shared memory,
+ * the rest at their place in global memory (g[i]). */
+struct span {
+	float	*sm;
+	float	*g;
+	size_t	 ns;
+};
 
+__device__ static float
+span_at(const struct span *x, size_t i)
+{
+	return i < x->ns ? x->sm[i] : x->g[i];
+}
+
+__device__ static void
+span_set(const struct span *x, size_t i, float v)
+{
+	if (i < x->ns)
+		x->sm[i] = v;
+	else
+		x->g[i] = v;
+}
+
+/* The sums of block_moments over x[from..to) by this thread. */
+__device__ static void
+thread_moments(const float *x, size_t from, size_t to, float shift, float lo,
+    float hi, float *s, float *q, float *c)
+{
 #pragma unroll 4
-	for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+	for (size_t i = from + threadIdx.x; i < to; i += blockDim.x) {
 		float v = x[i];
 
 		if (v >= lo && v <= hi) {
 			float d = v - shift;
 
-			s += d;
-			q += d * d;
-			c += 1;
+			*s += d;
+			*q += d * d;
+			*c += 1;
 		}
 	}
+}
+
+/* Count, mean and sum of squared deviations of the values of x[0..n) in
+ * [lo, hi], summed in float relative to shift (as noise.c). */
+__device__ static void
+block_moments(const struct span *x, size_t n, float shift, float lo,
+    float hi, double *sh, double *cnt, double *mean, double *m2)
+{
+	size_t ns = n < x->ns ? n : x->ns;
+	float s = 0, q = 0, c = 0;
+	double S, Q, C;
+
+	thread_moments(x->sm, 0, ns, shift, lo, hi, &s, &q, &c);
+	thread_moments(x->g, ns, n, shift, lo, hi, &s, &q, &c);
 	S = s;
 	Q = q;
 	C = c;
@@ -182,8 +218,8 @@ sd_of(double n, double m2)
 
 /* sps_clipped_stats (noise.c) by one block. */
 __device__ static double
-block_clipped(const float *x, size_t n, double t, double clip, double *sh,
-    double *mean, double *sd)
+block_clipped(const struct span *x, size_t n, double t, double clip,
+    double *sh, double *mean, double *sd)
 {
 	double C, M, M2;
 	float shift = 0;
@@ -191,9 +227,9 @@ block_clipped(const float *x, size_t n, double t, double clip, double *sh,
 	if (threadIdx.x == 0) {
 		size_t i;
 
-		for (i = 0; i < n && !isfinite(x[i]); i++)
+		for (i = 0; i < n && !isfinite(span_at(x, i)); i++)
 			;
-		sh[0] = i < n ? x[i] : 0;
+		sh[0] = i < n ? span_at(x, i) : 0;
 	}
 	__syncthreads();
 	shift = (float)sh[0];
@@ -242,20 +278,23 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase)
 	__shared__ double sh[3 * NT / 32 + 3];
 	const struct dtrial *t = &d.trial[blockIdx.x];
 	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
+	struct span x = { NULL, window_at(&d, t, j), 0 };
 	double m, sd;
 
 	if (n == 0)
 		return;
-	block_clipped(window_at(&d, t, j), n, d.outlier, 1, sh, &m, &sd);
+	block_clipped(&x, n, d.outlier, 1, sh, &m, &sd);
 	if (threadIdx.x == 0)
 		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
 }
 
 /* x minus the line through the means at the window centres (noise.c's
- * subtract); the samples not finite are counted. */
+ * subtract); the samples not finite are counted.  The samples cached in
+ * shared memory keep their NaNs for the statistics; their copies in
+ * global memory, which the search reads, are already set to 0. */
 __device__ static unsigned long long
-subtract(const struct dstate *d, const struct dtrial *t, float *x, size_t n,
-    uint64_t j, size_t next_len, double *sh)
+subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
+    size_t n, uint64_t j, size_t next_len, double *sh)
 {
 	const double *mv = d->mean + blockIdx.x * d->nslots;
 	double mean = mv[j % d->nslots], rel = -((double)n - 1) / 2.0;
@@ -282,10 +321,16 @@ subtract(const struct dstate *d, const struct dtrial *t, float *x, size_t n,
 	a1 = __dadd_rn(mean, __dmul_rn(b1, rel));
 	for (i = threadIdx.x; i < n; i += blockDim.x) {
 		double a = i < half ? a0 : a1, b = i < half ? b0 : b1;
+		float v = x->g[i], y;
 
-		bad += !isfinite(x[i]);
-		x[i] = isfinite(mean) ? (float)__dsub_rn((double)x[i],
+		bad += !isfinite(v);
+		y = isfinite(mean) ? (float)__dsub_rn((double)v,
 		    __dadd_rn(a, __dmul_rn(b, (double)i))) : NAN;
+		if (i < x->ns) {
+			x->sm[i] = y;
+			x->g[i] = isfinite(y) ? y : 0;
+		} else
+			x->g[i] = y;
 	}
 	block_sum3(&bad, &u, &v, sh);
 	return (unsigned long long)bad;
@@ -294,17 +339,18 @@ subtract(const struct dstate *d, const struct dtrial *t, float *x, size_t n,
 /* Clipped statistics of dec[0..m), or of the ring of level k with it
  * pushed, as noise.c's measure_ratios does for one power of two. */
 __device__ static double
-level_sd(const struct dstate *d, const float *dec, size_t m, int k,
+level_sd(const struct dstate *d, const struct span *dec, size_t m, int k,
     double *sh)
 {
 	int slot = blockIdx.x * d->lmax + (k - 1);
 	float *ring = d->ring + (size_t)slot * RING;
+	struct span rs = { NULL, ring, 0 };
 	int head = d->ring_head[slot], rn = d->ring_n[slot];
 	size_t cnt = m < RING ? m : RING, i;
 	double mean, sd;
 
 	for (i = threadIdx.x; i < cnt; i += blockDim.x)
-		ring[(head + i) % RING] = dec[m - cnt + i];
+		ring[(head + i) % RING] = span_at(dec, m - cnt + i);
 	__syncthreads();
 	rn = rn + (int)cnt > RING ? RING : rn + (int)cnt;
 	if (threadIdx.x == 0) {
@@ -314,54 +360,71 @@ level_sd(const struct dstate *d, const float *dec, size_t m, int k,
 	if (m >= RING)
 		block_clipped(dec, m, d->outlier, d->clip, sh, &mean, &sd);
 	else if (rn >= RING_MIN)
-		block_clipped(ring, (size_t)rn, d->outlier, d->clip, sh, &mean,
+		block_clipped(&rs, (size_t)rn, d->outlier, d->clip, sh, &mean,
 		    &sd);
 	else
 		sd = 0;
 	return sd;
 }
 
-/* x[i], set to 0 where it is not finite. */
+/* x[i], set to 0 where it is not finite (in global memory: the shared
+ * copy is the statistics', and global memory's is already set). */
 __device__ static float
-finite_or_zero(float *x, size_t i)
+finite_or_zero(const struct span *x, size_t i)
 {
-	float v = x[i];
+	float v = span_at(x, i);
 
 	if (isfinite(v))
 		return v;
-	x[i] = 0;
+	if (i >= x->ns)
+		x->g[i] = 0;
 	return 0;
 }
 
-/* r at 2^k, k = 1 .. nlev, from the window's decimated sums, the samples
- * not finite set to 0 on the way. */
+/* a[i] = (fz(x[2i]) + fz(x[2i + 1])) * inv for i < m, where a and x may
+ * be the same memory: each round of the block reads its pairs before it
+ * writes, and later rounds read only past what earlier ones wrote. */
 __device__ static void
-measure_ratios(const struct dstate *d, const struct dtrial *t, float *x,
-    size_t n, double sigma, double *sh)
+halve(const struct span *x, const struct span *a, size_t m, float inv,
+    int zero)
+{
+	for (size_t b = 0; b < m; b += blockDim.x) {
+		size_t i = b + threadIdx.x;
+		float v = 0;
+
+		if (i < m)
+			v = zero ? __fmul_rn(__fadd_rn(finite_or_zero(x,
+			    2 * i), finite_or_zero(x, 2 * i + 1)), inv) :
+			    __fadd_rn(span_at(x, 2 * i), span_at(x, 2 * i + 1));
+		__syncthreads();
+		if (i < m)
+			span_set(a, i, v);
+	}
+	__syncthreads();
+}
+
+/* r at 2^k, k = 1 .. nlev, from the window's decimated sums, the samples
+ * not finite set to 0 on the way.  The sums take the place of the
+ * window's shared copy, and the decimation scratch past it. */
+__device__ static void
+measure_ratios(const struct dstate *d, const struct dtrial *t,
+    const struct span *x, size_t n, double sigma, double *sh)
 {
 	double *ratio = d->ratio + blockIdx.x * d->rmax;
-	float inv = (float)(1 / sigma);
-	float *a = d->dec + t->doff, *b = a + t->win / 2 + 1, *tmp;
-	size_t m = n / 2, i;
+	struct span a = { x->sm, d->dec + t->doff, x->ns };
+	size_t m = n / 2;
 
-	for (i = threadIdx.x; i < m; i += blockDim.x)
-		a[i] = __fmul_rn(__fadd_rn(finite_or_zero(x, 2 * i),
-		    finite_or_zero(x, 2 * i + 1)), inv);
 	if (threadIdx.x == 0 && n % 2 == 1)
 		finite_or_zero(x, n - 1);
+	halve(x, &a, m, (float)(1 / sigma), 1);
 	for (int k = 1; k <= t->nlev; k++) {
 		double sd;
 
 		if (k > 1) {
 			m /= 2;
-			for (i = threadIdx.x; i < m; i += blockDim.x)
-				b[i] = __fadd_rn(a[2 * i], a[2 * i + 1]);
-			tmp = a;
-			a = b;
-			b = tmp;
+			halve(&a, &a, m, 1, 0);
 		}
-		__syncthreads();
-		sd = level_sd(d, a, m, k, sh);
+		sd = level_sd(d, &a, m, k, sh);
 		if (threadIdx.x == 0)
 			ratio[k] = isfinite(sd) && sd > 0 ? sd /
 			    sqrt((double)(1 << k)) : ratio[k - 1];
@@ -369,14 +432,19 @@ measure_ratios(const struct dstate *d, const struct dtrial *t, float *x,
 	}
 }
 
-__global__ static void __launch_bounds__(NT, 2)
-norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
+/* Window j of each trial (one a block) with its baseline subtracted, its
+ * sigma_1 and noise ratios measured.  The first `cache` samples of the
+ * window are held in shared memory for the passes of the statistics. */
+__global__ static void __launch_bounds__(NORM_NT, 1)
+norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
-	__shared__ double sh[3 * NT / 32 + 3];
+	extern __shared__ float cached[];
+	__shared__ double sh[3 * NORM_NT / 32 + 3];
 	const struct dtrial *t = &d.trial[blockIdx.x];
 	uint64_t len = nbase / (uint64_t)t->f;
 	size_t n = window_len(t, j, len), next_len, i;
-	float *x = window_at(&d, t, j), *r;
+	struct span x = { cached, window_at(&d, t, j), n < cache ? n : cache };
+	float *r;
 	double m, sd, prev = d.prev_sigma[blockIdx.x];
 	unsigned long long bad;
 	int slot = blockIdx.x * d.nslots + (int)(j % d.nslots), ok;
@@ -384,17 +452,17 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase)
 	if (n == 0)
 		return;
 	next_len = window_len(t, j + 1, len);
-	bad = subtract(&d, t, x, n, j, next_len, sh);
-	block_clipped(x, n, d.outlier, d.clip, sh, &m, &sd);
+	bad = subtract(&d, t, &x, n, j, next_len, sh);
+	block_clipped(&x, n, d.outlier, d.clip, sh, &m, &sd);
 	if (n < SHORT_WINDOW && prev > 0)
 		sd = prev;
 	__syncthreads();
 	ok = isfinite(sd) && sd > 0;
 	if (ok && !d.white)
-		measure_ratios(&d, t, x, n, sd, sh);
+		measure_ratios(&d, t, &x, n, sd, sh);
 	else
-		for (i = threadIdx.x; i < n; i += blockDim.x)
-			finite_or_zero(x, i);
+		for (i = x.ns + threadIdx.x; i < n; i += blockDim.x)
+			finite_or_zero(&x, i);
 	if (threadIdx.x != 0)
 		return;
 	d.windows[blockIdx.x]++;
@@ -750,6 +818,36 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 	return SPS_OK;
 }
 
+/* The samples of a window a normalisation block holds in shared memory:
+ * the whole of the longest window where it fits (SPS_GPU_NORM_CACHE=N
+ * caps them at N, for tests; 0: every pass from global memory). */
+static enum sps_err
+choose_norm_cache(struct sps_gpu_search *g)
+{
+	const char *env = getenv("SPS_GPU_NORM_CACHE");
+	size_t win = 0;
+	int limit = 0, i;
+
+	for (i = 0; i < g->ntrials; i++)
+		if (g->trial[i].win > win)
+			win = g->trial[i].win;
+	if (!shared_limit(g, &limit))
+		CHECK(cudaGetLastError());
+	limit -= (3 * NORM_NT / 32 + 3) * (int)sizeof(double) + 1024;
+	g->norm_cache = limit > 0 ? (size_t)limit / sizeof(float) : 0;
+	if (g->norm_cache > win)
+		g->norm_cache = win;
+	if (env != NULL && *env != '\0' && strtoull(env, NULL, 10) <
+	    g->norm_cache)
+		g->norm_cache = (size_t)strtoull(env, NULL, 10);
+	CHECK(cudaFuncSetAttribute(norm_kernel,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize,
+	    (int)(g->norm_cache * sizeof(float))));
+	sps_trace("GPU search: windows of %zu samples, %zu of them in shared "
+	    "memory", win, g->norm_cache);
+	return SPS_OK;
+}
+
 /* boxdit_kernel's shared memory for tiles of `tile` starts, the plans'
  * layouts for it kept. */
 static size_t
@@ -947,6 +1045,7 @@ make(struct sps_gpu_search *g, const int *f,
 	CHECK(cudaSetDevice(g->dev));
 	if ((e = (use_boxdit(g) ? choose_boxdit_tile(g, plans) :
 	    choose_tile(g, plans))) != SPS_OK ||
+	    (e = choose_norm_cache(g)) != SPS_OK ||
 	    (e = gpu_stream_create(&g->s)) != SPS_OK)
 		return e;
 	CHECK(cudaEventCreate(&g->k0));
@@ -1164,8 +1263,9 @@ advance(struct sps_gpu_search *g)
 	}
 	for (; g->nnorm + 1 < g->nmean || (g->finished && g->nnorm <
 	    g->nmean); g->nnorm++) {
-		norm_kernel<<<g->ntrials, NT, 0, g->s>>>(g->d, g->nnorm,
-		    g->nbase);
+		norm_kernel<<<g->ntrials, NORM_NT, g->norm_cache *
+		    sizeof(float), g->s>>>(g->d, g->nnorm, g->nbase,
+		    g->norm_cache);
 		CHECK_LAUNCH("norm_kernel");
 	}
 	for (; g->nsearch + (uint64_t)g->o.lag < g->nnorm || (g->finished &&

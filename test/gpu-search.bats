@@ -49,7 +49,7 @@ same_events() {
 	    }
 	    END { for (k in snr) { print "CPU only: " k " " snr[k]; bad++ }
 		  exit bad > 0 }' cpu.ev gpu.ev) ||
-	    fail "sps-boxcar $*: GPU differs from CPU: $(printf '%s\n' "$diff" | head -5)"
+	    fail "sps-boxcar $*${SPS_GPU_NORM_CACHE:+ (SPS_GPU_NORM_CACHE=$SPS_GPU_NORM_CACHE)}: GPU differs from CPU: $(printf '%s\n' "$diff" | head -5)"
 }
 
 @test "gpu-search: BD-16 gives the CPU's events, the short last window too" {
@@ -58,6 +58,16 @@ same_events() {
 	same_events
 	awk '!/^#/ && $4 > 6.1' cpu.ev | grep -q . ||
 	    fail "the pulse 0.15 s before the end was not found"
+}
+
+@test "gpu-search: noise windows held in shared memory, in part or not at all, give the CPU's events" {
+	need_gpu
+	make_dmt
+	# 25000 samples a window: all held, the first 20001 or 1000, none
+	for cache in 25000 20001 1000 0; do
+		SPS_GPU_NORM_CACHE=$cache same_events -a BD-16
+		SPS_GPU_NORM_CACHE=$cache same_events -a IG2 -w 600
+	done
 }
 
 @test "gpu-search: every algorithm gives the CPU's events" {
