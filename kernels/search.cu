@@ -129,17 +129,16 @@ block_sum3(double *a, double *b, double *c, double *sh)
 		sh[3 * w + 2] = *c;
 	}
 	__syncthreads();
-	if (threadIdx.x == 0) {
-		double x = 0, y = 0, z = 0;
+	if (w == 0) {	/* a warp's shuffles, not one thread's loop */
+		double x = warp_sum(lane < nw ? sh[3 * lane] : 0);
+		double y = warp_sum(lane < nw ? sh[3 * lane + 1] : 0);
+		double z = warp_sum(lane < nw ? sh[3 * lane + 2] : 0);
 
-		for (int i = 0; i < nw; i++) {
-			x += sh[3 * i];
-			y += sh[3 * i + 1];
-			z += sh[3 * i + 2];
+		if (lane == 0) {
+			sh[3 * nw] = x;
+			sh[3 * nw + 1] = y;
+			sh[3 * nw + 2] = z;
 		}
-		sh[3 * nw] = x;
-		sh[3 * nw + 1] = y;
-		sh[3 * nw + 2] = z;
 	}
 	__syncthreads();
 	*a = sh[3 * nw];
