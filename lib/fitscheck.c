@@ -10,6 +10,7 @@
 #define BLOCK	2880
 #define CARD	80
 #define MAXAXES	999
+#define MAX_ODD_VALUE	16	/* characters of a value neither number nor string */
 
 /* What the data size of an HDU depends on (FITS 4.0, 4.4.1). */
 struct hdu_size {
@@ -134,6 +135,34 @@ string_card_ok(const char *card)
 	return j < CARD && card[j] == '\'' && quoted_ok(card, j);
 }
 
+/* Whether the value of a card that is not a string is a number or a
+ * logical, or short: cfitsio 4.2 writes an unreadable value into its
+ * error message with a bound past the message's end (ffc2j), and aborts
+ * on one of 29 characters or more. */
+static int
+value_card_ok(const char *card)
+{
+	char token[CARD + 1], *end;
+	size_t j, n = 0;
+
+	if (card[8] != '=' || card[9] != ' ')
+		return 1;
+	for (j = 10; j < CARD && card[j] == ' '; j++)
+		;
+	if (j == CARD || card[j] == '\'' || card[j] == '(' || card[j] == '/')
+		return 1;
+	for (; j < CARD && card[j] != '/'; j++)
+		token[n++] = card[j] == 'D' || card[j] == 'd' ? 'E' : card[j];
+	while (n > 0 && token[n - 1] == ' ')
+		n--;
+	token[n] = '\0';
+	if (n <= MAX_ODD_VALUE || strcmp(token, "T") == 0 ||
+	    strcmp(token, "F") == 0)
+		return 1;
+	strtod(token, &end);
+	return end != token && *end == '\0';
+}
+
 /* One header from f, its cards checked.  *end 1 at the end of the file. */
 static enum sps_err
 check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
@@ -162,6 +191,11 @@ check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
 				return sps_fail(SPS_EFORMAT, "%s: HDU %d, header "
 				    "card %d: %.8s is not a quoted string",
 				    name, hdu + 1, card + 1, block + i);
+			if (!value_card_ok(block + i))
+				return sps_fail(SPS_EFORMAT, "%s: HDU %d, header "
+				    "card %d: the value of %.8s is neither a "
+				    "number nor a string", name, hdu + 1,
+				    card + 1, block + i);
 			note_card(s, block + i);
 			if (memcmp(block + i, "END     ", 8) == 0)
 				return SPS_OK;

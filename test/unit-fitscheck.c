@@ -87,6 +87,22 @@ test_cards(void **state)
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	/* a long value neither number nor string (cfitsio's ffc2j aborts);
+	 * numbers of any length, D exponents and logicals pass */
+	make_file(path, 3, "NAXIS1  =              -----------------------"
+	    "------- 4");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 4: the "
+	    "value of NAXIS1   is neither a number nor a string");
+	make_file(path, 3, "NAXIS1  = 4.00000000000000000000000000000000000D0"
+	    " / four");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 3, "NAXIS1  =                    4 / bytes");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 4, "NAXIS2  = 2");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 9, "TFORM1  = '4B'");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	unlink(path);
 }
 
