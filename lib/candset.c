@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "candset.h"
+#include "unfinished.h"
 
 const struct sps_candset_file sps_candset_files[SPS_CANDSET_MAX] = {
 	{ NULL, SPS_CAND_TEXT },
@@ -17,9 +18,20 @@ const struct sps_candset_file sps_candset_files[SPS_CANDSET_MAX] = {
 enum sps_err
 sps_candset_dir(const char *dir)
 {
-	if (dir != NULL && mkdir(dir, 0777) != 0 && errno != EEXIST)
+	if (dir == NULL)
+		return SPS_OK;
+	if (mkdir(dir, 0777) == 0)
+		return sps_unfinished_add(dir);
+	if (errno != EEXIST)
 		return sps_fail(SPS_EIO, "%s: %s", dir, strerror(errno));
 	return SPS_OK;
+}
+
+void
+sps_candset_dir_done(const char *dir)
+{
+	if (dir != NULL)
+		sps_unfinished_forget(dir);
 }
 
 enum sps_err

@@ -33,7 +33,10 @@ enum sps_err sps_candset_put(struct sps_candset *s, const struct sps_cand *c);
 /* Finish every output and rename the files into place. */
 enum sps_err sps_candset_close(struct sps_candset *s);
 
-/* Make directory dir unless it is there. */
+/* Make directory dir unless it is there.  One made here is listed as
+ * unfinished (unfinished.h): a run that fails removes it if it is still
+ * empty, unless sps_candset_dir_done(dir) said the run succeeded. */
 enum sps_err sps_candset_dir(const char *dir);
+void sps_candset_dir_done(const char *dir);
 
 #endif

@@ -70,8 +70,14 @@ sps_unfinished_remove_all(void)
 
 	pthread_mutex_lock(&lock);
 	for (i = 0; i < npaths; i++)
+		if (paths[i] != NULL && unlink(paths[i]) == 0) {
+			n++;
+			free(paths[i]);
+			paths[i] = NULL;
+		}
+	for (i = 0; i < npaths; i++)	/* folders, once emptied */
 		if (paths[i] != NULL) {
-			n += unlink(paths[i]) == 0;
+			n += rmdir(paths[i]) == 0;
 			free(paths[i]);
 			paths[i] = NULL;
 		}

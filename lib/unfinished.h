@@ -16,7 +16,8 @@ enum sps_err sps_unfinished_add(const char *path);
 /* Take path off the list (it was renamed into place or removed). */
 void sps_unfinished_forget(const char *path);
 
-/* Remove every listed file and empty the list; returns how many. */
+/* Remove every listed file, then every listed folder left empty, and
+ * empty the list; returns how many were removed. */
 int sps_unfinished_remove_all(void);
 
 #endif

@@ -171,6 +171,9 @@ no_temporaries() {
 	run -1 sps-plot "$cands/candidates.txt" nothere.fil
 	assert_output --partial "sps-plot: nothere.fil: "
 	[ "${#lines[@]}" -eq 1 ]
+	# the folder -o made is gone with the failure
+	run -1 sps-plot -o made/ "$cands/candidates.txt" nothere.fil
+	[ ! -e made ] || fail "left made/"
 	printf '1 2 3\n' >bad.cand
 	run -1 sps-plot bad.cand "$sample"
 	[ "${#lines[@]}" -eq 1 ] || fail "$output"

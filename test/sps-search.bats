@@ -144,7 +144,15 @@ found() {
 	assert_output ""
 	[[ "$stderr" == *"sps-search: stage failed: sps-clean exited 1" ]] ||
 	    fail "$stderr"
-	[ -z "$(ls -A out)" ] || fail "left $(ls -A out)"
+	[ ! -e out ] || fail "left out/ $(ls -A out)"
+	# nor by the one process, from a file cut short; a folder that was
+	# there stays
+	head -c 5000 "$sample" >cut.fil
+	run -1 sps-search -q cut.fil --dm 0 100 -o out
+	[ ! -e out ] || fail "left out/ $(ls -A out)"
+	mkdir was
+	run -1 sps-search -q cut.fil --dm 0 100 -o was
+	[ -d was ] && [ -z "$(ls -A was)" ] || fail "was/: $(ls -A was)"
 }
 
 # The fused path and the pipe of the single tools: the same candidates,

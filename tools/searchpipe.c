@@ -134,6 +134,7 @@ search_pipe_run(const struct search_options *o)
 		argv[0] = pk;
 		run_stages(argv, 1, STDOUT_FILENO);
 	}
+	sps_candset_dir_done(o->outdir);
 	sps_unfinished_remove_all();
 	return 0;
 }

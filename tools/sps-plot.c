@@ -348,6 +348,8 @@ main(int argc, char **argv)
 #else
 	int status = o.overview ? draw_overview(&o) : draw_sheets(&o);
 
+	if (status == 0)
+		sps_candset_dir_done(o.output);
 	sps_plot_release_fonts();
 	return status;
 #endif

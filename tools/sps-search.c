@@ -386,5 +386,9 @@ main(int argc, char **argv)
 	if (status == 0 && o.plot_dir != NULL)
 		plot(&o, argc, argv);
 #endif
+	if (status == 0) {
+		sps_candset_dir_done(o.outdir);
+		sps_candset_dir_done(o.plot_dir);
+	}
 	return status;
 }
