@@ -113,6 +113,13 @@ MANS = $(wildcard man/*.[157])
 
 all: $(BINS)
 
+# What the objects were built with: when it changes (nvcc or cairo found
+# or given empty, another ARCH), $(O)/config changes and they are rebuilt.
+CONFIG = nvcc=$(NVCC) arch=$(CUDA_ARCH) cairo=$(CAIRO) hdf5=$(HDF5_PC) \
+	cc=$(CC) opt=$(OPT) march=$(ARCH)
+$(shell mkdir -p $(O) && { echo '$(CONFIG)' | cmp -s - $(O)/config || \
+	echo '$(CONFIG)' >$(O)/config; })
+
 # Binaries in tools/ belong to the last build (plain or sanitized).
 $(BINS): tools/sps-%: $(O)/tools/sps-%.o $(CLI_OBJ) $(LIB) \
     .build/flavour-$(BUILD_TAG)
@@ -128,16 +135,17 @@ $(CAIRO_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 .build/flavour-$(BUILD_TAG):
 	@mkdir -p .build && rm -f .build/flavour-* && touch $@
 
-$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(O)/config
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/tools/%.o: tools/%.c $(wildcard lib/*.h) $(wildcard tools/*.h)
+$(O)/tools/%.o: tools/%.c $(wildcard lib/*.h) $(wildcard tools/*.h) \
+    $(O)/config
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(O)/kernels/%.o: kernels/%.cu $(wildcard lib/*.h) $(wildcard kernels/*.h) \
-    $(wildcard kernels/*.cuh)
+    $(wildcard kernels/*.cuh) $(O)/config
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
