@@ -1,6 +1,7 @@
 /* fitscheck.c: FITS header cards checked before cfitsio (fitscheck.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #define BLOCK	2880
 #define CARD	80
 #define MAXAXES	999
-#define MAX_ODD_VALUE	16	/* characters of a value neither number nor string */
+#define MAX_LONG_VALUE	24	/* characters of any value not a string */
 
 /* What the data size of an HDU depends on (FITS 4.0, 4.4.1). */
 struct hdu_size {
@@ -135,15 +136,17 @@ string_card_ok(const char *card)
 	return j < CARD && card[j] == '\'' && quoted_ok(card, j);
 }
 
-/* Whether the value of a card that is not a string is a number or a
- * logical, or short: cfitsio 4.2 writes an unreadable value into its
- * error message with a bound past the message's end (ffc2j), and aborts
- * on one of 29 characters or more. */
+/* Whether the value of a card that is not a string is short, a logical,
+ * or a number that a long integer holds: cfitsio 4.2 writes a value it
+ * cannot read as an integer (junk, or out of range) into its error
+ * message with a bound past the message's end (ffc2j), and aborts on one
+ * of 29 characters or more. */
 static int
 value_card_ok(const char *card)
 {
 	char token[CARD + 1], *end;
 	size_t j, n = 0;
+	double value;
 
 	if (card[8] != '=' || card[9] != ' ')
 		return 1;
@@ -156,11 +159,11 @@ value_card_ok(const char *card)
 	while (n > 0 && token[n - 1] == ' ')
 		n--;
 	token[n] = '\0';
-	if (n <= MAX_ODD_VALUE || strcmp(token, "T") == 0 ||
+	if (n <= MAX_LONG_VALUE || strcmp(token, "T") == 0 ||
 	    strcmp(token, "F") == 0)
 		return 1;
-	strtod(token, &end);
-	return end != token && *end == '\0';
+	value = strtod(token, &end);
+	return end != token && *end == '\0' && fabs(value) < 9e18;
 }
 
 /* One header from f, its cards checked.  *end 1 at the end of the file. */

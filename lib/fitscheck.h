@@ -5,8 +5,8 @@
  * refused with a line naming the card (commentary cards may also hold
  * bytes above 127); so is an unquoted value of a keyword that must be a
  * string (TTYPEn and the like), which cfitsio also overruns on, and a
- * long unquoted value that is not a number (NCHAN = ------...), whose
- * error message cfitsio overruns. */
+ * long unquoted value that is not a number a long integer holds (NCHAN =
+ * ------..., NPOL = 3333...), whose error message cfitsio overruns. */
 #ifndef SPS_FITSCHECK_H
 #define SPS_FITSCHECK_H
 
@@ -14,7 +14,8 @@
 
 /* Walk the HDUs of the file at path (name in messages): every header
  * card up to each END must be printable ASCII, the string keywords
- * quoted, and the other values numbers, logicals or short.  SPS_EFORMAT naming the
+ * quoted, and the other values short, logicals or numbers of a long's
+ * range.  SPS_EFORMAT naming the
  * HDU, card and byte otherwise; SPS_EIO when it cannot be read.  A file
  * that ends early passes: cfitsio reports that itself. */
 enum sps_err sps_fits_cards_check(const char *path, const char *name);

@@ -87,8 +87,9 @@ test_cards(void **state)
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	/* a long value neither number nor string (cfitsio's ffc2j aborts);
-	 * numbers of any length, D exponents and logicals pass */
+	/* a long value neither number nor string, or a long number out of
+	 * a long's range (cfitsio's ffc2j aborts); long numbers in range, D
+	 * exponents and logicals pass */
 	make_file(path, 3, "NAXIS1  =              -----------------------"
 	    "------- 4");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
@@ -96,6 +97,12 @@ test_cards(void **state)
 	    "value of NAXIS1   is neither a number nor a string");
 	make_file(path, 3, "NAXIS1  = 4.00000000000000000000000000000000000D0"
 	    " / four");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 3, "NAXIS1  = 3333333333333333333333333333333333");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 3, "NAXIS1  = 1.00000000000000000000000000000E+30");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	make_file(path, 3, "NAXIS1  = 0000000000000000000000000000000004");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
 	make_file(path, 3, "NAXIS1  =                    4 / bytes");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
