@@ -136,8 +136,8 @@ string_card_ok(const char *card)
 	return j < CARD && card[j] == '\'' && quoted_ok(card, j);
 }
 
-/* Whether the value of a card that is not a string is short, a logical,
- * or a number that a long integer holds: cfitsio 4.2 writes a value it
+/* Whether the value of a card that is not a string is short (a complex
+ * pair: up to its ')'), a logical, or a number that a long integer holds: cfitsio 4.2 writes a value it
  * cannot read as an integer (junk, or out of range) into its error
  * message with a bound past the message's end (ffc2j), and aborts on one
  * of 29 characters or more. */
@@ -152,8 +152,14 @@ value_card_ok(const char *card)
 		return 1;
 	for (j = 10; j < CARD && card[j] == ' '; j++)
 		;
-	if (j == CARD || card[j] == '\'' || card[j] == '(' || card[j] == '/')
+	if (j == CARD || card[j] == '\'' || card[j] == '/')
 		return 1;
+	if (card[j] == '(') {	/* cfitsio reads to the ')', past a '/' */
+		const char *close = memchr(card + j, ')', CARD - j);
+
+		return (close != NULL ? (size_t)(close - card) + 1 : CARD) -
+		    j <= MAX_LONG_VALUE;
+	}
 	for (; j < CARD && card[j] != '/'; j++)
 		token[n++] = card[j] == 'D' || card[j] == 'd' ? 'E' : card[j];
 	while (n > 0 && token[n - 1] == ' ')
