@@ -11,13 +11,18 @@
 #define BLOCK	2880
 #define CARD	80
 #define MAXAXES	999
+#define MAX_TFIELDS	999
 #define MAX_LONG_VALUE	24	/* characters of any value not a string */
 
 /* What the data size of an HDU depends on (FITS 4.0, 4.4.1). */
 struct hdu_size {
 	long long	bitpix, naxis, pcount, gcount;
 	long long	axis[MAXAXES + 1];
+	unsigned	seen;		/* SEEN_BITPIX and so on */
+	unsigned char	axis_seen[MAXAXES + 1];
 };
+
+enum { SEEN_BITPIX = 1, SEEN_NAXIS = 2, SEEN_PCOUNT = 4, SEEN_GCOUNT = 8 };
 
 /* The integer value of a card (columns 11-80; the card has no NUL). */
 static long long
@@ -30,6 +35,16 @@ card_integer(const char *card)
 	return strtoll(value, NULL, 10);
 }
 
+/* *value from the card, unless an earlier card set it: cfitsio takes the
+ * first (the one in the place the standard gives it). */
+static void
+note_first(long long *value, unsigned *seen, unsigned bit, const char *card)
+{
+	if ((*seen & bit) == 0)
+		*value = card_integer(card);
+	*seen |= bit;
+}
+
 static void
 note_card(struct hdu_size *s, const char *card)
 {
@@ -37,19 +52,35 @@ note_card(struct hdu_size *s, const char *card)
 	long n;
 
 	if (memcmp(card, "BITPIX  = ", 10) == 0)
-		s->bitpix = card_integer(card);
+		note_first(&s->bitpix, &s->seen, SEEN_BITPIX, card);
 	else if (memcmp(card, "NAXIS   = ", 10) == 0)
-		s->naxis = card_integer(card);
+		note_first(&s->naxis, &s->seen, SEEN_NAXIS, card);
 	else if (memcmp(card, "PCOUNT  = ", 10) == 0)
-		s->pcount = card_integer(card);
+		note_first(&s->pcount, &s->seen, SEEN_PCOUNT, card);
 	else if (memcmp(card, "GCOUNT  = ", 10) == 0)
-		s->gcount = card_integer(card);
+		note_first(&s->gcount, &s->seen, SEEN_GCOUNT, card);
 	else if (memcmp(card, "NAXIS", 5) == 0 && card[8] == '=') {
 		memcpy(axis, card + 5, 3);
 		axis[3] = '\0';
-		if (sscanf(axis, "%ld", &n) == 1 && n >= 1 && n <= MAXAXES)
+		if (sscanf(axis, "%ld", &n) == 1 && n >= 1 && n <= MAXAXES &&
+		    !s->axis_seen[n]) {
 			s->axis[n] = card_integer(card);
+			s->axis_seen[n] = 1;
+		}
 	}
+}
+
+/* Whether a TFIELDS card holds a count the standard allows (0-999):
+ * cfitsio allocates its column table from it before it checks. */
+static int
+tfields_card_ok(const char *card)
+{
+	long long n;
+
+	if (memcmp(card, "TFIELDS = ", 10) != 0)
+		return 1;
+	n = card_integer(card);
+	return n >= 0 && n <= MAX_TFIELDS;
 }
 
 /* Bytes of data after the header, whole blocks; -1 when absurd. */
@@ -205,6 +236,11 @@ check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
 				    "card %d: the value of %.8s is neither a "
 				    "number nor a string", name, hdu + 1,
 				    card + 1, block + i);
+			if (!tfields_card_ok(block + i))
+				return sps_fail(SPS_EFORMAT, "%s: HDU %d, header "
+				    "card %d: TFIELDS %lld is not in 0..999",
+				    name, hdu + 1, card + 1,
+				    card_integer(block + i));
 			note_card(s, block + i);
 			if (memcmp(block + i, "END     ", 8) == 0)
 				return SPS_OK;

@@ -6,7 +6,9 @@
  * bytes above 127); so is an unquoted value of a keyword that must be a
  * string (TTYPEn and the like), which cfitsio also overruns on, and a
  * long unquoted value that is not a number a long integer holds (NCHAN =
- * ------..., NPOL = 3333...), whose error message cfitsio overruns. */
+ * ------..., NPOL = 3333...), whose error message cfitsio overruns, and
+ * a TFIELDS beyond the standard's 999, for which it allocates first.
+ * Where a size keyword comes twice, the first counts, as in cfitsio. */
 #ifndef SPS_FITSCHECK_H
 #define SPS_FITSCHECK_H
 
