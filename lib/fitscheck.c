@@ -71,16 +71,21 @@ note_card(struct hdu_size *s, const char *card)
 }
 
 /* Whether a TFIELDS card holds a count the standard allows (0-999):
- * cfitsio allocates its column table from it before it checks. */
+ * cfitsio allocates its column table from it before it checks.  cfitsio
+ * also takes "TFIELDS=" with the '=' in column 8. */
 static int
-tfields_card_ok(const char *card)
+tfields_card_ok(const char *card, long long *n)
 {
-	long long n;
+	char value[CARD - 8 + 1];
+	size_t at = card[7] == '=' ? 8 : 9;	/* after the '=' */
 
-	if (memcmp(card, "TFIELDS = ", 10) != 0)
+	if (memcmp(card, "TFIELDS", 7) != 0 || (card[7] != '=' &&
+	    (card[7] != ' ' || card[8] != '=')))
 		return 1;
-	n = card_integer(card);
-	return n >= 0 && n <= MAX_TFIELDS;
+	memcpy(value, card + at, CARD - at);
+	value[CARD - at] = '\0';
+	*n = strtoll(value, NULL, 10);
+	return *n >= 0 && *n <= MAX_TFIELDS;
 }
 
 /* Bytes of data after the header, whole blocks; -1 when absurd. */
@@ -210,6 +215,7 @@ check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
 {
 	char block[BLOCK];
 	int card = 0, i, j;
+	long long n;
 
 	memset(s, 0, sizeof(*s));
 	s->gcount = 1;
@@ -236,11 +242,10 @@ check_header(FILE *f, const char *name, int hdu, struct hdu_size *s,
 				    "card %d: the value of %.8s is neither a "
 				    "number nor a string", name, hdu + 1,
 				    card + 1, block + i);
-			if (!tfields_card_ok(block + i))
+			if (!tfields_card_ok(block + i, &n))
 				return sps_fail(SPS_EFORMAT, "%s: HDU %d, header "
 				    "card %d: TFIELDS %lld is not in 0..999",
-				    name, hdu + 1, card + 1,
-				    card_integer(block + i));
+				    name, hdu + 1, card + 1, n);
 			note_card(s, block + i);
 			if (memcmp(block + i, "END     ", 8) == 0)
 				return SPS_OK;

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,52 @@ fits_failed(const char *name, int status, const char *fmt, ...)
 
 /* ---- keywords ---- */
 
+/* The number text holds (FITS's D exponent too), in *value: 0 when it is
+ * not one, or not an integer where integer is asked. */
+static int
+number_of(const char *text, int integer, double *value)
+{
+	char buf[FLEN_VALUE], *end;
+	size_t i;
+
+	for (i = 0; text[i] != '\0' && i + 1 < sizeof(buf); i++)
+		buf[i] = text[i] == 'D' || text[i] == 'd' ? 'E' : text[i];
+	while (i > 0 && buf[i - 1] == ' ')
+		i--;
+	buf[i] = '\0';
+	*value = strtod(buf, &end);
+	if (end == buf || *end != '\0' || !isfinite(*value))
+		return 0;
+	return !integer || (*value == floor(*value) && fabs(*value) < 9e18);
+}
+
+/* A numeric keyword (TLONG, TLONGLONG or TDOUBLE) read as text and
+ * converted here, not by cfitsio, whose conversion overruns its error
+ * message on a long value it cannot convert (cfitsio 4.2's ffc2j):
+ * cfitsio's status, or NUM_OVERFLOW where the value is no such number.
+ * Other types go to fits_read_key. */
+static int
+read_key(fitsfile *fp, int type, const char *key, void *value, char *text)
+{
+	int status = 0;
+	double v;
+
+	if (type != TLONG && type != TLONGLONG && type != TDOUBLE)
+		return fits_read_key(fp, type, key, value, NULL, &status);
+	if (fits_read_keyword(fp, key, text, NULL, &status) != 0)
+		return status;
+	if (!number_of(text, type != TDOUBLE, &v) || (type == TLONG &&
+	    (v < LONG_MIN || v > LONG_MAX)))
+		return NUM_OVERFLOW;
+	if (type == TLONG)
+		*(long *)value = (long)v;
+	else if (type == TLONGLONG)
+		*(long long *)value = (long long)v;
+	else
+		*(double *)value = v;
+	return 0;
+}
+
 /* Read an optional keyword; *found says whether it was there and
  * readable.  An unreadable value is a warning, not a failure. */
 static void
@@ -171,10 +218,11 @@ opt_key(struct psrfits *s, fitsfile *fp, int type, const char *key,
     void *value, int *found)
 {
 	char text[FLEN_VALUE];
-	int status = 0;
+	int status;
 
 	*found = 0;
-	if (fits_read_key(fp, type, key, value, NULL, &status) == 0) {
+	text[0] = '\0';
+	if ((status = read_key(fp, type, key, value, text)) == 0) {
 		*found = 1;
 		return;
 	}
@@ -206,14 +254,18 @@ static enum sps_err
 need_long(struct psrfits *s, fitsfile *fp, const char *key, long lo,
     long hi, long *value)
 {
-	int status = 0;
+	char text[FLEN_VALUE];
+	int status;
 
-	if (fits_read_key(fp, TLONG, key, value, NULL, &status) != 0) {
+	if ((status = read_key(fp, TLONG, key, value, text)) != 0) {
 		if (status == KEY_NO_EXIST) {
 			fits_clear_errmsg();
 			return sps_fail(SPS_EFORMAT, "%s: SUBINT keyword %s "
 			    "is missing", s->in.name, key);
 		}
+		if (status == NUM_OVERFLOW)
+			return sps_fail(SPS_EFORMAT, "%s: SUBINT keyword %s = "
+			    "%s is not an integer", s->in.name, key, text);
 		return fits_failed(s->in.name, status, "SUBINT keyword %s",
 		    key);
 	}
@@ -581,8 +633,9 @@ read_layout(struct psrfits *s, fitsfile *fp, struct layout *lay,
     long *signint)
 {
 	long nbits, nchan, npol, nsblk, nbin;
+	char text[FLEN_VALUE];
 	enum sps_err e;
-	int status = 0, found;
+	int status, found;
 
 	if ((e = need_long(s, fp, "NBITS", 0, 1L << 30, &nbits)) != SPS_OK)
 		return e;
@@ -593,10 +646,13 @@ read_layout(struct psrfits *s, fitsfile *fp, struct layout *lay,
 	    (e = need_long(s, fp, "NPOL", 1, 16, &npol)) != SPS_OK ||
 	    (e = need_long(s, fp, "NSBLK", 1, 1L << 30, &nsblk)) != SPS_OK)
 		return e;
-	if (fits_read_key(fp, TDOUBLE, "TBIN", &lay->tbin, NULL, &status)) {
+	if ((status = read_key(fp, TDOUBLE, "TBIN", &lay->tbin, text)) != 0) {
 		if (status == KEY_NO_EXIST)
 			return sps_fail(SPS_EFORMAT, "%s: SUBINT keyword TBIN "
 			    "is missing", s->in.name);
+		if (status == NUM_OVERFLOW)
+			return sps_fail(SPS_EFORMAT, "%s: SUBINT keyword TBIN "
+			    "= %s is not a number", s->in.name, text);
 		return fits_failed(s->in.name, status, "SUBINT keyword TBIN");
 	}
 	if (!isfinite(lay->tbin) || lay->tbin <= 0 || lay->tbin > 1e4)
@@ -632,16 +688,18 @@ static enum sps_err
 check_length(struct psrfits *s, fitsfile *fp, const char *path)
 {
 	long long head, data, end, naxis1 = 0, naxis2 = 0, pcount = 0;
+	char text[FLEN_VALUE];
 	struct stat st;
 	int status = 0;
 
 	fits_get_hduaddrll(fp, &head, &data, &end, &status);
-	fits_read_key(fp, TLONGLONG, "NAXIS1", &naxis1, NULL, &status);
-	fits_read_key(fp, TLONGLONG, "NAXIS2", &naxis2, NULL, &status);
+	if (status == 0)
+		status = read_key(fp, TLONGLONG, "NAXIS1", &naxis1, text);
+	if (status == 0)
+		status = read_key(fp, TLONGLONG, "NAXIS2", &naxis2, text);
 	if (status != 0)
 		return fits_failed(s->in.name, status, "SUBINT table size");
-	status = 0;
-	fits_read_key(fp, TLONGLONG, "PCOUNT", &pcount, NULL, &status);
+	read_key(fp, TLONGLONG, "PCOUNT", &pcount, text);
 	fits_clear_errmsg();
 	if (stat(path, &st) != 0)
 		return sps_fail(SPS_EIO, "%s: %s", s->in.name,

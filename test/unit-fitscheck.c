@@ -104,6 +104,8 @@ test_cards(void **state)
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
 	make_file(path, 3, "NAXIS1  = 0000000000000000000000000000000004");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	make_file(path, 7, "TFIELDS=              64825372");
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
 	make_file(path, 7, "TFIELDS =             64825372");
 	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
 	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 8: "
