@@ -30,6 +30,8 @@ struct fits_spec {
 	int	 subint;	/* 0: leave the SUBINT table out */
 	const char *telescop, *backend;	/* NULL: Parkes, Medusa */
 	int	 gap_rows;	/* rows missing before the last row */
+	const char *nsblk_text;	/* NSBLK's value as a string */
+	int	 nsblk_double;	/* NSBLK written as a real */
 };
 
 static unsigned char
@@ -122,7 +124,14 @@ make_fits(const char *name, const struct fits_spec *s)
 		fits_write_key(f, TINT, "NPOL", (void *)&s->npol, NULL, &st);
 		fits_write_key(f, TSTRING, "POL_TYPE", (void *)s->pol_type,
 		    NULL, &st);
-		fits_write_key(f, TINT, "NSBLK", &nsblk, NULL, &st);
+		if (s->nsblk_text != NULL)
+			fits_write_key(f, TSTRING, "NSBLK",
+			    (void *)s->nsblk_text, NULL, &st);
+		else if (s->nsblk_double)
+			fits_write_key_fixdbl(f, "NSBLK", (double)nsblk, 1,
+			    NULL, &st);
+		else
+			fits_write_key(f, TINT, "NSBLK", &nsblk, NULL, &st);
 		fits_write_key(f, TDOUBLE, "TBIN", &tbin, NULL, &st);
 		fits_write_key(f, TDOUBLE, "ZERO_OFF", (void *)&s->zero_off,
 		    NULL, &st);
@@ -134,7 +143,7 @@ make_fits(const char *name, const struct fits_spec *s)
 }
 
 static const struct fits_spec plain =
-    { 1, "AA+BB", 0, 1, 0, 0, 1, NULL, NULL, 0 };
+    { 1, "AA+BB", 0, 1, 0, 0, 1, NULL, NULL, 0, NULL, 0 };
 
 /* TELESCOP and BACKEND to SIGPROC's codes, where there are codes. */
 static void
@@ -238,7 +247,8 @@ test_raw_reads(void **state)
 static void
 test_scaled_sum(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1, NULL, NULL, 0 };
+	struct fits_spec s = { 4, "AABBCRCI", 0, 2, 1, 3, 1, NULL, NULL, 0,
+	    NULL, 0 };
 	float buf[NROWS * NSBLK * NCHAN];
 	const struct sps_psrfits_info *info;
 	unsigned char bytes[NCHAN];
@@ -268,7 +278,8 @@ test_scaled_sum(void **state)
 static void
 test_options(void **state)
 {
-	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1, NULL, NULL, 0 };
+	struct fits_spec s = { 4, "AABBCRCI", 1, 2, 1, 3, 1, NULL, NULL, 0,
+	    NULL, 0 };
 	struct sps_psrfits_options o;
 	float buf[NSBLK * NCHAN];
 	struct sps_reader r;
@@ -344,6 +355,29 @@ test_gaps(void **state)
 	    "gaps"));
 }
 
+/* Numeric keywords are converted by sps, not cfitsio: a real that is a
+ * whole number serves where an integer is asked; a string is one line. */
+static void
+test_keyword_values(void **state)
+{
+	struct fits_spec odd = plain;
+	struct sps_reader r;
+
+	(void)state;
+	odd.nsblk_double = 1;
+	assert_int_equal(sps_reader_open(&r, make_fits("real.fits", &odd)),
+	    SPS_OK);
+	assert_int_equal(r.nsamples, NROWS * NSBLK);
+	sps_reader_close(&r);
+	odd.nsblk_double = 0;
+	odd.nsblk_text = "AstronomyCOMMENT   and Astrophysics, volume 376";
+	assert_int_equal(sps_reader_open(&r, make_fits("text.fits", &odd)),
+	    SPS_EFORMAT);
+	assert_non_null(strstr(sps_errmsg(), "SUBINT keyword NSBLK = "
+	    "'AstronomyCOMMENT   and Astrophysics, volume 376' is not an "
+	    "integer"));
+}
+
 /* The summary names the steps that changed values, or none. */
 static void
 test_describe(void **state)
@@ -401,6 +435,7 @@ main(void)
 		cmocka_unit_test(test_not_search_mode),
 		cmocka_unit_test(test_info_of_other_readers),
 		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_keyword_values),
 		cmocka_unit_test(test_describe),
 	};
 	int failed;
