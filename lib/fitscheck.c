@@ -173,10 +173,10 @@ string_card_ok(const char *card)
 }
 
 /* Whether the value of a card that is not a string is short (a complex
- * pair: up to its ')'), a logical, or a number that a long integer holds: cfitsio 4.2 writes a value it
- * cannot read as an integer (junk, or out of range) into its error
- * message with a bound past the message's end (ffc2j), and aborts on one
- * of 29 characters or more. */
+ * pair: up to its ')'), a logical, or a number that a long integer
+ * holds: cfitsio 4.2 writes a value it cannot read as an integer (junk,
+ * or out of range) into its error message with a bound past the
+ * message's end (ffc2j), and aborts on one of 29 characters or more. */
 static int
 value_card_ok(const char *card)
 {
