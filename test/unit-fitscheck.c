@@ -51,6 +51,15 @@ make_file(const char *path, int bad, const char *text)
 	fclose(f);
 }
 
+/* The check of a file whose table card bad is text (-1: none) gives
+ * want. */
+static void
+card_gives(const char *path, int bad, const char *text, enum sps_err want)
+{
+	make_file(path, bad, text);
+	assert_int_equal(sps_fits_cards_check(path, "t.fits"), want);
+}
+
 static void
 test_cards(void **state)
 {
@@ -59,67 +68,51 @@ test_cards(void **state)
 
 	(void)state;
 	close(fd);
-	make_file(path, -1, NULL);
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 8, "TTYPE1  = '\xff\xff\xff'");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	card_gives(path, -1, NULL, SPS_OK);
+	card_gives(path, 8, "TTYPE1  = '\xff\xff\xff'", SPS_EFORMAT);
 	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 9: "
 	    "byte 12 is not ASCII text (0xff)");
-	make_file(path, 8, "TTYPE1  = 'DA\tA'");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 8, "TTYPE1  = yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
-	    "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	card_gives(path, 8, "TTYPE1  = 'DA\tA'", SPS_EFORMAT);
+	card_gives(path, 8, "TTYPE1  = yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+	    "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", SPS_EFORMAT);
 	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 9: "
 	    "TTYPE1   is not a quoted string");
-	make_file(path, 9, "TFORM1  =     '4B      '");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	card_gives(path, 9, "TFORM1  =     '4B      '", SPS_OK);
 	/* what the fuzzer found: a bare "=", text after the closing quote,
 	 * a quote that never closes; a doubled quote is one */
-	make_file(path, 8, "TTYPE1  =tttttttttttttttttttttttttttttttttttttt"
-	    "tttttttttttttttttttttttttttttttt");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 0, "XTENSION= 'BINTABLE'@          / binary table");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 8, "TTYPE1  = 'DATA    ");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 8, "TTYPE1  = 'DA''TA'   / a quote in it");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 8, "COMMENT   observer: Fran\xe7oise");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	card_gives(path, 8, "TTYPE1  =tttttttttttttttttttttttttttttttttttttt"
+	    "tttttttttttttttttttttttttttttttt", SPS_EFORMAT);
+	card_gives(path, 0, "XTENSION= 'BINTABLE'@          / binary table",
+	    SPS_EFORMAT);
+	card_gives(path, 8, "TTYPE1  = 'DATA    ", SPS_EFORMAT);
+	card_gives(path, 8, "TTYPE1  = 'DA''TA'   / a quote in it", SPS_OK);
+	card_gives(path, 8, "COMMENT   observer: Fran\xe7oise", SPS_OK);
 	/* a long value neither number nor string, or a long number out of
 	 * a long's range (cfitsio's ffc2j aborts); long numbers in range, D
 	 * exponents and logicals pass */
-	make_file(path, 3, "NAXIS1  =              -----------------------"
-	    "------- 4");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  =              -----------------------"
+	    "------- 4", SPS_EFORMAT);
 	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 4: the "
 	    "value of NAXIS1   is neither a number nor a string");
-	make_file(path, 3, "NAXIS1  = 4.00000000000000000000000000000000000D0"
-	    " / four");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 3, "NAXIS1  = 3333333333333333333333333333333333");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 3, "NAXIS1  = 1.00000000000000000000000000000E+30");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 3, "NAXIS1  = 0000000000000000000000000000000004");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 7, "TFIELDS=              64825372");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 7, "TFIELDS =             64825372");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  = 4.00000000000000000000000000000000000D0"
+	    " / four", SPS_OK);
+	card_gives(path, 3, "NAXIS1  = 3333333333333333333333333333333333",
+	    SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  = 1.00000000000000000000000000000E+30",
+	    SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  = 0000000000000000000000000000000004",
+	    SPS_OK);
+	card_gives(path, 7, "TFIELDS=              64825372", SPS_EFORMAT);
+	card_gives(path, 7, "TFIELDS =             64825372", SPS_EFORMAT);
 	assert_string_equal(sps_errmsg(), "t.fits: HDU 2, header card 8: "
 	    "TFIELDS 64825372 is not in 0..999");
-	make_file(path, 3, "NAXIS1  =  (                 4                  )");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 3, "NAXIS1  =          (         4 / bytes (per row)");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_EFORMAT);
-	make_file(path, 3, "NAXIS1  =                    4 / bytes");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 4, "NAXIS2  = 2");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
-	make_file(path, 9, "TFORM1  = '4B'");
-	assert_int_equal(sps_fits_cards_check(path, "t.fits"), SPS_OK);
+	card_gives(path, 3, "NAXIS1  =  (                 4                  )",
+	    SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  =          (         4 / bytes (per row)",
+	    SPS_EFORMAT);
+	card_gives(path, 3, "NAXIS1  =                    4 / bytes", SPS_OK);
+	card_gives(path, 4, "NAXIS2  = 2", SPS_OK);
+	card_gives(path, 9, "TFORM1  = '4B'", SPS_OK);
 	unlink(path);
 }
 
