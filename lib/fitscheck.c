@@ -172,6 +172,23 @@ string_card_ok(const char *card)
 	return j < CARD && card[j] == '\'' && quoted_ok(card, j);
 }
 
+int
+sps_fits_number(const char *text, int integer, double *value)
+{
+	char buf[CARD + 1], *end;
+	size_t i;
+
+	for (i = 0; text[i] != '\0' && i < CARD; i++)
+		buf[i] = text[i] == 'D' || text[i] == 'd' ? 'E' : text[i];
+	while (i > 0 && buf[i - 1] == ' ')
+		i--;
+	buf[i] = '\0';
+	*value = strtod(buf, &end);
+	if (end == buf || *end != '\0' || !isfinite(*value))
+		return 0;
+	return !integer || (*value == floor(*value) && fabs(*value) < 9e18);
+}
+
 /* Whether the value of a card that is not a string is short (a complex
  * pair: up to its ')'), a logical, or a number that a long integer
  * holds: cfitsio 4.2 writes a value it cannot read as an integer (junk,
@@ -180,7 +197,7 @@ string_card_ok(const char *card)
 static int
 value_card_ok(const char *card)
 {
-	char token[CARD + 1], *end;
+	char token[CARD + 1];
 	size_t j, n = 0;
 	double value;
 
@@ -197,15 +214,14 @@ value_card_ok(const char *card)
 		    j <= MAX_LONG_VALUE;
 	}
 	for (; j < CARD && card[j] != '/'; j++)
-		token[n++] = card[j] == 'D' || card[j] == 'd' ? 'E' : card[j];
+		token[n++] = card[j];
 	while (n > 0 && token[n - 1] == ' ')
 		n--;
 	token[n] = '\0';
 	if (n <= MAX_LONG_VALUE || strcmp(token, "T") == 0 ||
 	    strcmp(token, "F") == 0)
 		return 1;
-	value = strtod(token, &end);
-	return end != token && *end == '\0' && fabs(value) < 9e18;
+	return sps_fits_number(token, 0, &value) && fabs(value) < 9e18;
 }
 
 /* One header from f, its cards checked.  *end 1 at the end of the file. */

@@ -22,4 +22,9 @@
  * that ends early passes: cfitsio reports that itself. */
 enum sps_err sps_fits_cards_check(const char *path, const char *name);
 
+/* The number a keyword's value text holds (FITS's D exponent too, blanks
+ * after it) in *value: 0 when it is none, or not a whole number where
+ * integer asks one (|value| < 9e18). */
+int sps_fits_number(const char *text, int integer, double *value);
+
 #endif

@@ -165,25 +165,6 @@ fits_failed(const char *name, int status, const char *fmt, ...)
 
 /* ---- keywords ---- */
 
-/* The number text holds (FITS's D exponent too), in *value: 0 when it is
- * not one, or not an integer where integer is asked. */
-static int
-number_of(const char *text, int integer, double *value)
-{
-	char buf[FLEN_VALUE], *end;
-	size_t i;
-
-	for (i = 0; text[i] != '\0' && i + 1 < sizeof(buf); i++)
-		buf[i] = text[i] == 'D' || text[i] == 'd' ? 'E' : text[i];
-	while (i > 0 && buf[i - 1] == ' ')
-		i--;
-	buf[i] = '\0';
-	*value = strtod(buf, &end);
-	if (end == buf || *end != '\0' || !isfinite(*value))
-		return 0;
-	return !integer || (*value == floor(*value) && fabs(*value) < 9e18);
-}
-
 /* A numeric keyword (TLONG, TLONGLONG or TDOUBLE) read as text and
  * converted here, not by cfitsio, whose conversion overruns its error
  * message on a long value it cannot convert (cfitsio 4.2's ffc2j):
@@ -199,7 +180,7 @@ read_key(fitsfile *fp, int type, const char *key, void *value, char *text)
 		return fits_read_key(fp, type, key, value, NULL, &status);
 	if (fits_read_keyword(fp, key, text, NULL, &status) != 0)
 		return status;
-	if (!number_of(text, type != TDOUBLE, &v) || (type == TLONG &&
+	if (!sps_fits_number(text, type != TDOUBLE, &v) || (type == TLONG &&
 	    (v < LONG_MIN || v > LONG_MAX)))
 		return NUM_OVERFLOW;
 	if (type == TLONG)
@@ -632,7 +613,7 @@ static enum sps_err
 read_layout(struct psrfits *s, fitsfile *fp, struct layout *lay,
     long *signint)
 {
-	long nbits, nchan, npol, nsblk, nbin;
+	long nbits = 0, nchan = 0, npol = 0, nsblk = 0, nbin = 0;
 	char text[FLEN_VALUE];
 	enum sps_err e;
 	int status, found;
