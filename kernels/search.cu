@@ -15,9 +15,8 @@ extern "C" {
 #include "noise.h"
 }
 
-#define NT		512	/* threads of the mean blocks */
-#define NORM_NT		1024	/* of a normalisation block: one per
-				 * multiprocessor, for its window */
+#define NOISE_NT	1024	/* threads of a mean or normalisation block:
+				 * one per multiprocessor, for its window */
 #ifndef SEARCH_NT
 #define SEARCH_NT	1024	/* of a search block: one per multiprocessor,
 				 * for its shared memory */
@@ -169,23 +168,48 @@ span_set(const struct span *x, size_t i, float v)
 		x->g[i] = v;
 }
 
+__device__ static void
+add_moment(float v, float shift, float lo, float hi, float *s, float *q,
+    float *c)
+{
+	if (v >= lo && v <= hi) {
+		float d = v - shift;
+
+		*s += d;
+		*q += d * d;
+		*c += 1;
+	}
+}
+
 /* The sums of block_moments over x[from..to) by this thread. */
 __device__ static void
 thread_moments(const float *x, size_t from, size_t to, float shift, float lo,
     float hi, float *s, float *q, float *c)
 {
 #pragma unroll 4
-	for (size_t i = from + threadIdx.x; i < to; i += blockDim.x) {
-		float v = x[i];
+	for (size_t i = from + threadIdx.x; i < to; i += blockDim.x)
+		add_moment(x[i], shift, lo, hi, s, q, c);
+}
 
-		if (v >= lo && v <= hi) {
-			float d = v - shift;
+/* The same over shared memory's x[0..n), four values a load. */
+__device__ static void
+thread_moments_shared(const float *x, unsigned n, float shift, float lo,
+    float hi, float *s, float *q, float *c)
+{
+	const float4 *x4 = (const float4 *)x;
+	unsigned n4 = n / 4, i;
 
-			*s += d;
-			*q += d * d;
-			*c += 1;
-		}
+#pragma unroll 2
+	for (i = threadIdx.x; i < n4; i += blockDim.x) {
+		float4 v = x4[i];
+
+		add_moment(v.x, shift, lo, hi, s, q, c);
+		add_moment(v.y, shift, lo, hi, s, q, c);
+		add_moment(v.z, shift, lo, hi, s, q, c);
+		add_moment(v.w, shift, lo, hi, s, q, c);
 	}
+	for (i = 4 * n4 + threadIdx.x; i < n; i += blockDim.x)
+		add_moment(x[i], shift, lo, hi, s, q, c);
 }
 
 /* Count, mean and sum of squared deviations of the values of x[0..n) in
@@ -198,7 +222,9 @@ block_moments(const struct span *x, size_t n, float shift, float lo,
 	float s = 0, q = 0, c = 0;
 	double S, Q, C;
 
-	thread_moments(x->sm, 0, ns, shift, lo, hi, &s, &q, &c);
+	if (ns > 0)
+		thread_moments_shared(x->sm, (unsigned)ns, shift, lo, hi, &s,
+		    &q, &c);
 	thread_moments(x->g, ns, n, shift, lo, hi, &s, &q, &c);
 	S = s;
 	Q = q;
@@ -271,17 +297,24 @@ window_at(const struct dstate *d, const struct dtrial *t, uint64_t j)
 	return d->buf + t->off + (size_t)(j % (uint64_t)d->nslots) * t->win;
 }
 
-__global__ static void
-mean_kernel(struct dstate d, uint64_t j, uint64_t nbase)
+/* The clipped mean of window j of each trial (one a block), its first
+ * `cache` samples copied to shared memory for the passes. */
+__global__ static void __launch_bounds__(NOISE_NT, 1)
+mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
-	__shared__ double sh[3 * NT / 32 + 3];
+	extern __shared__ float4 cached4[];
+	__shared__ double sh[3 * NOISE_NT / 32 + 3];
 	const struct dtrial *t = &d.trial[blockIdx.x];
-	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
-	struct span x = { NULL, window_at(&d, t, j), 0 };
+	size_t n = window_len(t, j, nbase / (uint64_t)t->f), i;
+	struct span x = { (float *)cached4, window_at(&d, t, j),
+	    n < cache ? n : cache };
 	double m, sd;
 
 	if (n == 0)
 		return;
+	for (i = threadIdx.x; i < x.ns; i += blockDim.x)
+		x.sm[i] = x.g[i];
+	__syncthreads();
 	block_clipped(&x, n, d.outlier, 1, sh, &m, &sd);
 	if (threadIdx.x == 0)
 		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
@@ -434,15 +467,16 @@ measure_ratios(const struct dstate *d, const struct dtrial *t,
 /* Window j of each trial (one a block) with its baseline subtracted, its
  * sigma_1 and noise ratios measured.  The first `cache` samples of the
  * window are held in shared memory for the passes of the statistics. */
-__global__ static void __launch_bounds__(NORM_NT, 1)
+__global__ static void __launch_bounds__(NOISE_NT, 1)
 norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
-	extern __shared__ float cached[];
-	__shared__ double sh[3 * NORM_NT / 32 + 3];
+	extern __shared__ float4 cached4[];
+	__shared__ double sh[3 * NOISE_NT / 32 + 3];
 	const struct dtrial *t = &d.trial[blockIdx.x];
 	uint64_t len = nbase / (uint64_t)t->f;
 	size_t n = window_len(t, j, len), next_len, i;
-	struct span x = { cached, window_at(&d, t, j), n < cache ? n : cache };
+	struct span x = { (float *)cached4, window_at(&d, t, j),
+	    n < cache ? n : cache };
 	float *r;
 	double m, sd, prev = d.prev_sigma[blockIdx.x];
 	unsigned long long bad;
@@ -817,9 +851,10 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 	return SPS_OK;
 }
 
-/* The samples of a window a normalisation block holds in shared memory:
- * the whole of the longest window where it fits (SPS_GPU_NORM_CACHE=N
- * caps them at N, for tests; 0: every pass from global memory). */
+/* The samples of a window a mean or normalisation block holds in shared
+ * memory: the whole of the longest window where it fits
+ * (SPS_GPU_NORM_CACHE=N caps them at N, for tests; 0: every pass from
+ * global memory). */
 static enum sps_err
 choose_norm_cache(struct sps_gpu_search *g)
 {
@@ -832,7 +867,7 @@ choose_norm_cache(struct sps_gpu_search *g)
 			win = g->trial[i].win;
 	if (!shared_limit(g, &limit))
 		CHECK(cudaGetLastError());
-	limit -= (3 * NORM_NT / 32 + 3) * (int)sizeof(double) + 1024;
+	limit -= (3 * NOISE_NT / 32 + 3) * (int)sizeof(double) + 1024;
 	g->norm_cache = limit > 0 ? (size_t)limit / sizeof(float) : 0;
 	if (g->norm_cache > win)
 		g->norm_cache = win;
@@ -840,6 +875,9 @@ choose_norm_cache(struct sps_gpu_search *g)
 	    g->norm_cache)
 		g->norm_cache = (size_t)strtoull(env, NULL, 10);
 	CHECK(cudaFuncSetAttribute(norm_kernel,
+	    cudaFuncAttributeMaxDynamicSharedMemorySize,
+	    (int)(g->norm_cache * sizeof(float))));
+	CHECK(cudaFuncSetAttribute(mean_kernel,
 	    cudaFuncAttributeMaxDynamicSharedMemorySize,
 	    (int)(g->norm_cache * sizeof(float))));
 	sps_trace("GPU search: windows of %zu samples, %zu of them in shared "
@@ -1256,13 +1294,14 @@ advance(struct sps_gpu_search *g)
 		complete++;
 	CHECK(cudaEventRecord(g->k0, g->s));
 	for (; g->nmean < complete; g->nmean++) {
-		mean_kernel<<<g->ntrials, NT, 0, g->s>>>(g->d, g->nmean,
-		    g->nbase);
+		mean_kernel<<<g->ntrials, NOISE_NT, g->norm_cache *
+		    sizeof(float), g->s>>>(g->d, g->nmean, g->nbase,
+		    g->norm_cache);
 		CHECK_LAUNCH("mean_kernel");
 	}
 	for (; g->nnorm + 1 < g->nmean || (g->finished && g->nnorm <
 	    g->nmean); g->nnorm++) {
-		norm_kernel<<<g->ntrials, NORM_NT, g->norm_cache *
+		norm_kernel<<<g->ntrials, NOISE_NT, g->norm_cache *
 		    sizeof(float), g->s>>>(g->d, g->nnorm, g->nbase,
 		    g->norm_cache);
 		CHECK_LAUNCH("norm_kernel");
