@@ -7,9 +7,11 @@
  * x_i[2q + L_i + 1].  Those S/N only screen, as on the CPU: a start whose
  * best is at or above the threshold is searched again with sums in
  * double over every width of the plan at it (sps_boxcar_search_ref), and
- * that result is the one found.  So each sample is read from shared
- * memory once a width, as a float, without bank conflicts: the double
- * prefix sums of search_kernel cost 5 times as much. */
+ * that result is the one found.  The screen compares each running sum
+ * with the least sum whose rounded S/N reaches the threshold (exactly the
+ * CPU's test, one instruction, not a product and a maximum), and a
+ * thread takes four neighbouring starts, each sample loaded once for the
+ * four: the double prefix sums of search_kernel cost far more. */
 
 #define BOXDIT_NT	1024
 
@@ -52,84 +54,165 @@ boxdit_flag(unsigned *flag, unsigned q)
 	atomicOr(&flag[q >> 5], 1u << (q & 31));
 }
 
-/* One start of level l, any number of widths: its best S/N and, in *acc,
- * the sum of all K widths (the next level's starting sum). */
+/* The float whose key (the floats' order as unsigned) is k. */
 __device__ static float
-boxdit_start(const float *x, int K, int nk, const float *scl, float *acc)
+key_float(unsigned k)
 {
-	float a = *acc, best = -INFINITY;
+	return __uint_as_float(k & 0x80000000u ? k & 0x7fffffffu : ~k);
+}
+
+/* The least float a whose rounded product a * s reaches thr, so that the
+ * screen's acc * s >= thr is made exactly as acc >= bound: one
+ * instruction, not two.  A bisection over the floats in their order (the
+ * product grows with a, s > 0); NaN, which nothing reaches, where no
+ * float does. */
+__device__ static float
+screen_bound(float s, float thr)
+{
+	unsigned lo = 0x007fffffu, hi = 0xff800000u;	/* -inf, +inf */
+
+	if (!(__fmul_rn(INFINITY, s) >= thr))
+		return NAN;
+	if (__fmul_rn(-INFINITY, s) >= thr)
+		return -INFINITY;
+	while (hi - lo > 1) {	/* lo falls short of thr, hi reaches it */
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (__fmul_rn(key_float(mid), s) >= thr)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return key_float(hi);
+}
+
+/* One start, any number of widths: whether one of the first nk reaches
+ * its bound and, in *acc, the sum of all K (the next level's starting
+ * sum). */
+__device__ static bool
+boxdit_start(const float *x, int K, int nk, const float *bound, float *acc)
+{
+	float a = *acc;
+	bool hit = false;
 	int k;
 
 	for (k = 0; k < nk; k++) {
 		a = __fadd_rn(a, x[k]);
-		best = fmaxf(best, __fmul_rn(a, scl[k]));
+		hit = hit || a >= bound[k];
 	}
 	for (; k < K; k++)
 		a = __fadd_rn(a, x[k]);
 	*acc = a;
-	return best;
+	return hit;
 }
 
-/* Level l's starts of the tile: flag those whose best S/N reaches thr;
+#define GROUP	4	/* starts a thread takes at once */
+
+/* GROUP neighbouring starts, all K widths within reach, K known to the
+ * compiler: the samples read four at a time, each once for the group,
+ * the bounds in registers up to 16 widths (from shared memory above: the
+ * registers would spill), a start's sums in the order of boxdit_start. */
+template <int K>
+__device__ static void
+boxdit_group(const float *x, const float *Xp, const float *bound,
+    const float *held, float *a, bool *hit)
+{
+	const float4 *x4 = (const float4 *)x;
+	float4 c0 = x4[0];
+
+#pragma unroll
+	for (int r = 0; r < GROUP; r++) {
+		a[r] = Xp != NULL ? Xp[2 * r] : 0.0f;
+		hit[r] = false;
+	}
+#pragma unroll
+	for (int q = 0; q < K / 4; q++) {
+		float4 c1 = x4[q + 1];
+		float w[8] = { c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w };
+
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			float b = K <= 16 ? held[4 * q + u] : bound[4 * q + u];
+
+#pragma unroll
+			for (int r = 0; r < GROUP; r++) {
+				a[r] = __fadd_rn(a[r], w[u + r]);
+				hit[r] = hit[r] || a[r] >= b;
+			}
+		}
+		c0 = c1;
+	}
+}
+
+/* Level l's starts of the tile, from its series xi and the starting sums
+ * Xp (NULL at level 0): flag those of which a width reaches its bound;
  * Xo (NULL at the last level) gets each start's sum of all the level's
  * widths, the next level's starting sums.  K, the level's widths, known
- * to the compiler (0: not), unrolls the loop and keeps the scales in
- * registers: the kernel is bound by its instructions. */
+ * to the compiler (0: not), lets groups of starts share their loads:
+ * the kernel is bound by its instructions. */
 template <int K>
 __device__ static void
 boxdit_level(const struct dplan *p, int l, const float *xi, const float *Xp,
-    float *Xo, const float *scl, unsigned nstarts, long long room0,
-    float thr, unsigned *flag)
+    float *Xo, const float *bound, unsigned nstarts, long long room0,
+    unsigned *flag)
 {
 	int sep = p->sep[l], nw = p->nwidths[l];
-	unsigned ns = (nstarts + (unsigned)sep - 1) / (unsigned)sep;
-	float s[K > 0 ? K : 1];
+	long long last = p->first[l] + (long long)(nw - 1) * p->step[l];
+	unsigned ns = (nstarts + (unsigned)sep - 1) / (unsigned)sep, nfull = 0;
+	float held[K > 0 && K <= 16 ? K : 1];
 
-	if (K > 0)
+	if (room0 >= last)	/* starts below nfull reach all their widths */
+		nfull = (unsigned)min((long long)ns, (room0 - last) / sep + 1);
+	if (K > 0 && K <= 16)
 #pragma unroll
-		for (int k = 0; k < K; k++)
-			s[k] = scl[k];
-	for (unsigned m = threadIdx.x; m < ns; m += blockDim.x) {
-		int nk = widths_within(p, l, room0 - (long long)m * sep);
-		float acc = Xp != NULL ? Xp[2 * m] : 0.0f, best = -INFINITY;
-		const float *x = xi + m;
+		for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
+			held[k] = bound[k];
+	for (unsigned m0 = GROUP * threadIdx.x; m0 < ns;
+	    m0 += GROUP * blockDim.x) {
+		float a[GROUP];
+		bool hit[GROUP];
+		int cnt = (int)min((unsigned)GROUP, ns - m0);
 
-		if (K > 0 && nk == K) {
-#pragma unroll
-			for (int k = 0; k < K; k++) {
-				acc = __fadd_rn(acc, x[k]);
-				best = fmaxf(best, __fmul_rn(acc, s[k]));
-			}
+		if (K > 0 && m0 + GROUP <= nfull) {
+			boxdit_group<K>(xi + m0, Xp != NULL ? Xp + 2 * m0 :
+			    NULL, bound, held, a, hit);
+			if (Xo != NULL)
+				*(float4 *)(Xo + m0) = make_float4(a[0], a[1],
+				    a[2], a[3]);
 		} else
-			best = boxdit_start(x, nw, nk, scl, &acc);
-		if (Xo != NULL)
-			Xo[m] = acc;
-		if (best >= thr)
-			boxdit_flag(flag, m * (unsigned)sep);
+			for (int r = 0; r < cnt; r++) {
+				unsigned m = m0 + (unsigned)r;
+
+				a[r] = Xp != NULL ? Xp[2 * m] : 0.0f;
+				hit[r] = boxdit_start(xi + m, nw, widths_within(p,
+				    l, room0 - (long long)m * sep), bound, &a[r]);
+				if (Xo != NULL)
+					Xo[m] = a[r];
+			}
+		for (int r = 0; r < cnt; r++)
+			if (hit[r])
+				boxdit_flag(flag, (m0 + (unsigned)r) *
+				    (unsigned)sep);
 	}
 }
 
 __device__ static void
 boxdit_any_level(const struct dplan *p, int l, const float *xi,
-    const float *Xp, float *Xo, const float *scl, unsigned nstarts,
-    long long room0, float thr, unsigned *flag)
+    const float *Xp, float *Xo, const float *bound, unsigned nstarts,
+    long long room0, unsigned *flag)
 {
 	switch (p->nwidths[l]) {
 	case 8:
-		boxdit_level<8>(p, l, xi, Xp, Xo, scl, nstarts, room0, thr,
-		    flag);
+		boxdit_level<8>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
 		break;
 	case 16:
-		boxdit_level<16>(p, l, xi, Xp, Xo, scl, nstarts, room0, thr,
-		    flag);
+		boxdit_level<16>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
 		break;
 	case 32:
-		boxdit_level<32>(p, l, xi, Xp, Xo, scl, nstarts, room0, thr,
-		    flag);
+		boxdit_level<32>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
 		break;
 	default:
-		boxdit_level<0>(p, l, xi, Xp, Xo, scl, nstarts, room0, thr,
-		    flag);
+		boxdit_level<0>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
 	}
 }
 
@@ -171,14 +254,17 @@ boxdit_load(const struct dstate *d, const struct dtrial *t, uint64_t s0,
 }
 
 /* Shared memory of a block: x_0 (na floats), two buffers of decimated
- * series (nb each), the starting sums (tile + tile / 2), the scales (nw)
- * and a bit per start. */
+ * series (nb each), the starting sums (tile + tile / 2), the scales and
+ * their screen bounds (nw each) and a bit per start.  The buffers are
+ * found by offsets from x0, not through pointers kept in an array, so
+ * that the compiler knows them for shared memory. */
 __global__ static void __launch_bounds__(BOXDIT_NT)
 boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
     int finished, int tile, int na, int nb, int nw, struct dfound *found,
     unsigned *nfound, unsigned cap)
 {
-	extern __shared__ float x0[];
+	extern __shared__ float4 smem4[];
+	float *x0 = (float *)smem4;
 	const struct dtrial *t = &d.trial[blockIdx.y];
 	const struct dplan *p = &d.plan[t->plan];
 	uint64_t len = nbase / (uint64_t)t->f, s0, vend;
@@ -186,9 +272,8 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	size_t nstarts;
 	int slot = blockIdx.y * d.nslots + (int)(j % d.nslots);
 	double sigma = d.sigma[slot];
-	float *xb[2], *X[2], *sc;
-	const float *xi = x0, *Xp = NULL;
-	unsigned *flag;
+	float *sc = x0 + na + 2 * nb + tile + tile / 2, *bound = sc + nw;
+	unsigned *flag = (unsigned *)(bound + nw);
 	float thr = (float)d.threshold;
 
 	if (t0 >= n || !isfinite(sigma))
@@ -196,30 +281,30 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	nstarts = n - t0 < (size_t)tile ? n - t0 : (size_t)tile;
 	s0 = j * t->win + t0;
 	vend = finished ? len : nnorm * t->win;
-	xb[0] = x0 + na;
-	xb[1] = xb[0] + nb;
-	X[0] = xb[1] + nb;
-	X[1] = X[0] + tile;
-	sc = X[1] + tile / 2;
-	flag = (unsigned *)(sc + nw);
 	boxdit_load(&d, t, s0, vend, x0, (unsigned)na);
 	for (int k = threadIdx.x; k < (tile + 31) / 32; k += blockDim.x)
 		flag[k] = 0;
 	scale_table(&d, p, sigma, d.rpar + (size_t)slot * d.rmax, sc);
+	/* each thread the scales it made */
+	for (int i = threadIdx.x; i < p->wbase[p->nlevels]; i += blockDim.x)
+		bound[i] = screen_bound(sc[i], thr);
 	__syncthreads();
 	for (int l = 0; l < p->nlevels; l++) {
-		float *Xo = l + 1 < p->nlevels ? X[l & 1] : NULL;
+		const float *xi = l == 0 ? x0 : x0 + na + ((l - 1) & 1) * nb;
+		const float *Xp = l == 0 ? NULL : x0 + na + 2 * nb +
+		    ((l - 1) & 1) * tile;
+		float *xo = x0 + na + (l & 1) * nb;
+		float *Xo = l + 1 < p->nlevels ? x0 + na + 2 * nb + (l & 1) *
+		    tile : NULL;
 
-		boxdit_any_level(p, l, xi, Xp, Xo, sc + p->wbase[l],
-		    (unsigned)nstarts, (long long)(vend - s0), thr, flag);
+		boxdit_any_level(p, l, xi, Xp, Xo, bound + p->wbase[l],
+		    (unsigned)nstarts, (long long)(vend - s0), flag);
 		if (Xo == NULL)
 			break;
 		for (int r = threadIdx.x; r < p->need[l + 1]; r += blockDim.x)
-			xb[l & 1][r] = __fadd_rn(xi[2 * r + p->full[l]],
+			xo[r] = __fadd_rn(xi[2 * r + p->full[l]],
 			    xi[2 * r + p->full[l] + 1]);
 		__syncthreads();
-		xi = xb[l & 1];
-		Xp = Xo;
 	}
 	__syncthreads();
 	for (unsigned q = threadIdx.x; q < nstarts; q += blockDim.x) {

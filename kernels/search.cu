@@ -914,7 +914,7 @@ boxdit_smem(struct sps_gpu_search *g, int tile)
 	g->nb = (int)(nb + 3) / 4 * 4;
 	g->nw = (nw + 3) / 4 * 4;
 	return ((size_t)g->na + 2 * (size_t)g->nb + (size_t)tile +
-	    (size_t)tile / 2 + (size_t)g->nw) * sizeof(float) +
+	    (size_t)tile / 2 + 2 * (size_t)g->nw) * sizeof(float) +
 	    ((size_t)tile + 31) / 32 * sizeof(unsigned);
 }
 
