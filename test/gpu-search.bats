@@ -77,6 +77,9 @@ same_events() {
 		same_events -a "$a" -w 512
 	done
 	same_events -a exhaustive -w 64
+	# BoxDIT in tiles of 256 starts: many tile edges, part-filled groups
+	SPS_GPU_BOXDIT_TILE=256 same_events -a BD-16 -w 512
+	SPS_GPU_BOXDIT_TILE=256 same_events -a BD-32,16,8 -w 300
 }
 
 @test "gpu-search: scrunched trials, white noise, a low threshold" {
