@@ -435,6 +435,138 @@ halve(const struct span *x, const struct span *a, size_t m, float inv,
 	__syncthreads();
 }
 
+/* v summed over the warp, the same double in every lane (lane 0's). */
+__device__ static double
+warp_total(double v)
+{
+	return __shfl_sync(0xffffffffu, warp_sum(v), 0);
+}
+
+/* block_moments by one warp, the sums the same in every lane. */
+__device__ static void
+warp_moments(const float *x, unsigned n, float shift, float lo, float hi,
+    double *cnt, double *mean, double *m2)
+{
+	float s = 0, q = 0, c = 0;
+	double S, Q, C;
+
+	for (unsigned i = threadIdx.x & 31; i < n; i += 32)
+		add_moment(x[i], shift, lo, hi, &s, &q, &c);
+	S = warp_total(s);
+	Q = warp_total(q);
+	C = warp_total(c);
+	*cnt = C;
+	*mean = C > 0 ? shift + S / C : 0;
+	*m2 = C > 0 ? fmax(Q - S * S / C, 0.0) : 0;
+}
+
+/* block_clipped by one warp, without the block's barriers: for the short
+ * series of the noise rings. */
+__device__ static void
+warp_clipped(const float *x, unsigned n, double t, double clip,
+    double *mean, double *sd)
+{
+	unsigned first = n, i;
+	double C, M, M2;
+
+	for (i = 0; i < n && first == n; i += 32) {
+		unsigned k = i + (threadIdx.x & 31);
+		unsigned fin = __ballot_sync(0xffffffffu, k < n &&
+		    isfinite(x[k]));
+
+		if (fin != 0)
+			first = i + (unsigned)(__ffs((int)fin) - 1);
+	}
+	warp_moments(x, n, first < n ? x[first] : 0, -FLT_MAX, FLT_MAX, &C,
+	    &M, &M2);
+	for (int it = 0; t > 0 && C > 1 && it < MAX_ITER; it++) {
+		double s = sd_of(C, M2), pm = M, pn = C;
+		float lo = (float)__dsub_rn(M, __dmul_rn(t, s));
+		float hi = (float)__dadd_rn(M, __dmul_rn(t, s));
+
+		warp_moments(x, n, (float)M, lo, hi, &C, &M, &M2);
+		if (C == pn && fabs(M - pm) <= fmax(0.1 / C, 1e-6) * s)
+			break;
+	}
+	*mean = C > 0 ? M : NAN;
+	*sd = C > 0 ? sd_of(C, M2) / clip : NAN;
+}
+
+/* halve's in-place decimation, a[i] = a[2i] + a[2i + 1] for i < m, by
+ * one warp: each round's lanes read their pairs before they write. */
+__device__ static void
+warp_halve(const struct span *a, size_t m)
+{
+	for (size_t b = 0; b < m; b += 32) {
+		size_t i = b + (threadIdx.x & 31);
+		float v = i < m ? __fadd_rn(span_at(a, 2 * i), span_at(a, 2 * i +
+		    1)) : 0;
+
+		__syncwarp();
+		if (i < m)
+			span_set(a, i, v);
+		__syncwarp();
+	}
+}
+
+/* The m < RING sums of level k pushed whole into its ring, by a warp. */
+__device__ static void
+warp_push(const struct dstate *d, const struct span *a, size_t m, int k)
+{
+	int slot = blockIdx.x * d->lmax + (k - 1), lane = threadIdx.x & 31;
+	float *ring = d->ring + (size_t)slot * RING;
+	int head = d->ring_head[slot], rn = d->ring_n[slot];
+
+	for (size_t i = (size_t)lane; i < m; i += 32)
+		ring[(head + i) % RING] = span_at(a, i);
+	__syncwarp();
+	if (lane == 0) {
+		d->ring_head[slot] = (int)((head + m) % RING);
+		d->ring_n[slot] = rn + (int)m > RING ? RING : rn + (int)m;
+	}
+	__syncwarp();
+}
+
+/* Levels k .. nlev, each of fewer than RING sums (level k's m made), as
+ * level_sd and measure_ratios do them: warp 0 decimates them and pushes
+ * each into its ring, then a warp a level takes its ring's clipped
+ * statistics, the levels side by side, not one after another across the
+ * block; sdk holds a double a level. */
+__device__ static void
+small_levels(const struct dstate *d, const struct dtrial *t,
+    const struct span *a, size_t m, int k, double *sdk)
+{
+	double *ratio = d->ratio + blockIdx.x * d->rmax;
+	int w = threadIdx.x >> 5, nw = blockDim.x >> 5, kk;
+
+	if (w == 0)
+		for (kk = k; kk <= t->nlev; kk++) {
+			if (kk > k) {
+				m /= 2;
+				warp_halve(a, m);
+			}
+			warp_push(d, a, m, kk);
+		}
+	__syncthreads();
+	for (kk = k + w; kk <= t->nlev; kk += nw) {
+		int slot = blockIdx.x * d->lmax + (kk - 1);
+		int rn = d->ring_n[slot];
+		double mean, sd = 0;
+
+		if (rn >= RING_MIN)
+			warp_clipped(d->ring + (size_t)slot * RING, (unsigned)rn,
+			    d->outlier, d->clip, &mean, &sd);
+		if ((threadIdx.x & 31) == 0)
+			sdk[kk] = sd;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0)
+		for (kk = k; kk <= t->nlev; kk++)
+			ratio[kk] = isfinite(sdk[kk]) && sdk[kk] > 0 ? sdk[kk] /
+			    sqrt((double)(1 << kk)) : ratio[kk - 1];
+	__syncthreads();
+}
+
 /* r at 2^k, k = 1 .. nlev, from the window's decimated sums, the samples
  * not finite set to 0 on the way.  The sums take the place of the
  * window's shared copy, and the decimation scratch past it. */
@@ -442,6 +574,7 @@ __device__ static void
 measure_ratios(const struct dstate *d, const struct dtrial *t,
     const struct span *x, size_t n, double sigma, double *sh)
 {
+	__shared__ double sdk[SPS_BOXCAR_MAXLEVELS + 2];
 	double *ratio = d->ratio + blockIdx.x * d->rmax;
 	struct span a = { x->sm, d->dec + t->doff, x->ns };
 	size_t m = n / 2;
@@ -455,6 +588,10 @@ measure_ratios(const struct dstate *d, const struct dtrial *t,
 		if (k > 1) {
 			m /= 2;
 			halve(&a, &a, m, 1, 0);
+		}
+		if (m < RING) {
+			small_levels(d, t, &a, m, k, sdk);
+			return;
 		}
 		sd = level_sd(d, &a, m, k, sh);
 		if (threadIdx.x == 0)
