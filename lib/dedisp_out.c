@@ -22,6 +22,7 @@ struct sps_dedisp_out {
 	uint64_t		*written;	/* samples per trial */
 	int			 started;	/* headers written */
 	unsigned long long	 nclipped;
+	struct sps_dmtime_scratch packed;	/* the stream's */
 	int			 in_nchans;	/* for the .inf files */
 	double			 in_foff, flow;
 };
@@ -237,7 +238,7 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 		o->started = 1;
 	}
 	e = sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out, nout,
-	    &o->nclipped);
+	    &o->nclipped, &o->packed);
 	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
 }
 
@@ -297,6 +298,7 @@ release(struct sps_dedisp_out *o)
 	free(o->dat);
 	free(o->tim_hdr);
 	free(o->written);
+	sps_dmtime_scratch_free(&o->packed);
 	free(o);
 }
 

@@ -110,11 +110,34 @@ pack_block(const struct sps_header *h, const float *values, size_t n,
 	return failed ? -1 : clipped;
 }
 
+void
+sps_dmtime_scratch_free(struct sps_dmtime_scratch *s)
+{
+	free(s->raw);
+	s->raw = NULL;
+	s->cap = 0;
+}
+
+/* s's bytes, at least bytes of them (s->raw NULL when out of memory). */
+static unsigned char *
+scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
+{
+	if (bytes > s->cap) {
+		free(s->raw);
+		s->cap = 0;
+		if ((s->raw = malloc(bytes)) != NULL)
+			s->cap = bytes;
+	}
+	return s->raw;
+}
+
 enum sps_err
 sps_dmtime_write_block(FILE *out, const struct sps_header *h,
-    const float *values, size_t n, unsigned long long *nclipped)
+    const float *values, size_t n, unsigned long long *nclipped,
+    struct sps_dmtime_scratch *s)
 {
 	size_t total = sps_dmtime_block_values(h, n), *at;
+	struct sps_dmtime_scratch own = { NULL, 0 };
 	unsigned char *raw = NULL;
 	enum sps_err e;
 	long long clipped = -1;
@@ -127,20 +150,22 @@ sps_dmtime_write_block(FILE *out, const struct sps_header *h,
 			    strerror(errno));
 		return SPS_OK;
 	}
+	if (s == NULL)
+		s = &own;
 	if ((at = packed_offsets(h, n)) != NULL &&
-	    (raw = malloc(at[h->ndms] + 1)) != NULL)
+	    (raw = scratch_room(s, at[h->ndms] + 1)) != NULL)
 		clipped = pack_block(h, values, n, at, raw);
-	if (clipped < 0) {
-		free(at);
-		free(raw);
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	}
-	*nclipped += (unsigned long long)clipped;
 	e = SPS_OK;
-	if (fwrite(raw, 1, at[h->ndms], out) != at[h->ndms])
-		e = sps_fail(SPS_EIO, "write error: %s", strerror(errno));
+	if (clipped < 0)
+		e = sps_fail(SPS_ENOMEM, "out of memory");
+	else {
+		*nclipped += (unsigned long long)clipped;
+		if (fwrite(raw, 1, at[h->ndms], out) != at[h->ndms])
+			e = sps_fail(SPS_EIO, "write error: %s",
+			    strerror(errno));
+	}
 	free(at);
-	free(raw);
+	sps_dmtime_scratch_free(&own);
 	return e;
 }
 
@@ -157,17 +182,23 @@ read_exact(FILE *in, void *buf, size_t len, const char *what)
 	    "%zu bytes)", what, got, len);
 }
 
+/* One pass from the packed bytes to the values (the arithmetic of a
+ * float unpacked first, which is exact, then scaled). */
 static void
 unpack_trial(const struct sps_header *h, int f, const unsigned char *raw,
     size_t m, float *v)
 {
-	double mid = h->nbits == 8 ? 128 : 32768;
 	double scale = h->sps_scale * sqrt((double)f);
+	double off = h->sps_offset * f;
 	size_t j;
 
-	sps_unpack(raw, v, m, h->nbits, 0);
-	for (j = 0; j < m; j++)
-		v[j] = (float)((v[j] - mid) * scale + h->sps_offset * f);
+	if (h->nbits == 8)
+		for (j = 0; j < m; j++)
+			v[j] = (float)((raw[j] - 128.0) * scale + off);
+	else
+		for (j = 0; j < m; j++)
+			v[j] = (float)(((raw[2 * j] | raw[2 * j + 1] << 8) -
+			    32768.0) * scale + off);
 }
 
 enum sps_err
@@ -194,8 +225,9 @@ sps_dmtime_read_frame(FILE *in, const struct sps_header *h, size_t *n)
 
 enum sps_err
 sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
-    size_t *n)
+    size_t *n, struct sps_dmtime_scratch *s)
 {
+	struct sps_dmtime_scratch own = { NULL, 0 };
 	unsigned char *raw = NULL;
 	enum sps_err e;
 	size_t *at;
@@ -206,8 +238,10 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 	if (h->nbits == 32)
 		return read_exact(in, values, sps_dmtime_block_values(h, *n) *
 		    sizeof(float), "a block");
+	if (s == NULL)
+		s = &own;
 	if ((at = packed_offsets(h, *n)) == NULL ||
-	    (raw = malloc(at[h->ndms] + 1)) == NULL) {
+	    (raw = scratch_room(s, at[h->ndms] + 1)) == NULL) {
 		free(at);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
@@ -219,7 +253,7 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 			    value_offset(h, at, i));
 	}
 	free(at);
-	free(raw);
+	sps_dmtime_scratch_free(&own);
 	return e;
 }
 

@@ -31,16 +31,28 @@ enum sps_err sps_dmtime_write_frame(FILE *out, size_t n);
 enum sps_err sps_dmtime_read_frame(FILE *in, const struct sps_header *h,
     size_t *n);
 
+/* The packed bytes of integer blocks, kept from block to block so that
+ * a stream's blocks do not each fault in fresh pages.  Zeroed to start;
+ * sps_dmtime_scratch_free frees it. */
+struct sps_dmtime_scratch {
+	unsigned char	*raw;
+	size_t		 cap;
+};
+
+void sps_dmtime_scratch_free(struct sps_dmtime_scratch *s);
+
 /* Write one block (values as laid out above, float32); integer nbits
- * are packed with the header's scale and offset, clipping counted. */
+ * are packed with the header's scale and offset, clipping counted.  s
+ * keeps the packed bytes' memory (NULL: allocated for the block). */
 enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,
-    const float *values, size_t n, unsigned long long *nclipped);
+    const float *values, size_t n, unsigned long long *nclipped,
+    struct sps_dmtime_scratch *s);
 
 /* Read the next block into values (room for sps_block base samples);
  * sets *n.  SPS_EEOF at a clean end, SPS_ETRUNC or SPS_EFORMAT when the
- * stream is cut or corrupt. */
+ * stream is cut or corrupt.  s as for sps_dmtime_write_block. */
 enum sps_err sps_dmtime_read_block(FILE *in, const struct sps_header *h,
-    float *values, size_t *n);
+    float *values, size_t *n, struct sps_dmtime_scratch *s);
 
 /* Scale and offset for integer output from a first block of float
  * values (mean and rms per unscrunched sample): 8-bit spans +-16 rms of

@@ -161,7 +161,7 @@ sps_dmtime_in_read(struct sps_dmtime_in *in, float *values, size_t *n)
 	*n = 0;
 	if (in->is_series)
 		return read_series(in, values, n);
-	e = sps_dmtime_read_block(in->f, &in->hdr, values, n);
+	e = sps_dmtime_read_block(in->f, &in->hdr, values, n, &in->scratch);
 	if (e == SPS_EEOF)
 		return SPS_OK;
 	if (e != SPS_OK)
@@ -175,6 +175,7 @@ sps_dmtime_in_close(struct sps_dmtime_in *in)
 	if (in->f != NULL && in->f != stdin)
 		fclose(in->f);
 	free(in->raw);
+	sps_dmtime_scratch_free(&in->scratch);
 	sps_header_free(&in->hdr);
 	memset(in, 0, sizeof(*in));
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "dmtime.h"
 #include "header.h"
 
 #define SPS_SERIES_BLOCK	65536	/* samples of a series a block */
@@ -25,6 +26,7 @@ struct sps_dmtime_in {
 	size_t			 max_block;	/* base samples */
 	size_t			 max_values;	/* floats of the largest block */
 	unsigned char		*raw;		/* a series' packed block */
+	struct sps_dmtime_scratch scratch;	/* a stream's */
 };
 
 /* Open path ("-" for standard input) and read its header.  A file that

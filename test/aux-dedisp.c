@@ -683,7 +683,7 @@ read_stream(const char *path, struct stream *st)
 	}
 	block = xrealloc(NULL, sps_dmtime_block_values(&st->h,
 	    (size_t)st->h.sps_block) * sizeof(float));
-	while ((e = sps_dmtime_read_block(f, &st->h, block, &n)) == SPS_OK) {
+	while ((e = sps_dmtime_read_block(f, &st->h, block, &n, NULL)) == SPS_OK) {
 		if (nblocks > 0 && prev != (size_t)st->h.sps_block)
 			errx(2, "block %zu of %zu samples is not the last",
 			    nblocks - 1, prev);

@@ -100,8 +100,8 @@ same_values(struct stream *a, struct stream *b)
 	size_t na, nb;
 
 	for (;;) {
-		ea = sps_dmtime_read_block(a->f, &a->h, a->v, &na);
-		eb = sps_dmtime_read_block(b->f, &b->h, b->v, &nb);
+		ea = sps_dmtime_read_block(a->f, &a->h, a->v, &na, NULL);
+		eb = sps_dmtime_read_block(b->f, &b->h, b->v, &nb, NULL);
 		if (ea == SPS_EEOF && eb == SPS_EEOF)
 			return 1;
 		if (ea != SPS_OK && ea != SPS_EEOF)
