@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "dedisp_out.h"
+#include "dmtime_writer.h"
 #include "dmtime.h"
 #include "presto.h"
 #include "reader.h"
@@ -22,7 +23,7 @@ struct sps_dedisp_out {
 	uint64_t		*written;	/* samples per trial */
 	int			 started;	/* headers written */
 	unsigned long long	 nclipped;
-	struct sps_dmtime_scratch packed;	/* the stream's */
+	struct sps_dmtime_writer *packed;	/* an integer stream's */
 	int			 in_nchans;	/* for the .inf files */
 	double			 in_foff, flow;
 };
@@ -224,6 +225,24 @@ sps_dedisp_out_open(struct sps_dedisp_out **op,
 	return SPS_OK;
 }
 
+/* An integer block packed here and written by the stream's thread. */
+static enum sps_err
+pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
+{
+	struct sps_dmtime_scratch *buf;
+	size_t bytes = 0;
+	enum sps_err e;
+
+	if ((o->packed == NULL && (e = sps_dmtime_writer_start(&o->packed,
+	    o->stream.f)) != SPS_OK) ||
+	    (e = sps_dmtime_writer_next(o->packed, &buf)) != SPS_OK ||
+	    (e = sps_dmtime_pack_block(&o->stream_hdr, out, nout, &o->nclipped,
+	    buf, &bytes)) != SPS_OK)
+		return e;
+	sps_dmtime_writer_submit(o->packed, bytes);
+	return SPS_OK;
+}
+
 static enum sps_err
 stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 {
@@ -237,8 +256,11 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 			return e;
 		o->started = 1;
 	}
-	e = sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out, nout,
-	    &o->nclipped, &o->packed);
+	if (o->stream_hdr.nbits == 32)
+		e = sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out,
+		    nout, &o->nclipped, NULL);
+	else
+		e = pack_stream_block(o, out, nout);
 	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
 }
 
@@ -298,7 +320,6 @@ release(struct sps_dedisp_out *o)
 	free(o->dat);
 	free(o->tim_hdr);
 	free(o->written);
-	sps_dmtime_scratch_free(&o->packed);
 	free(o);
 }
 
@@ -308,7 +329,13 @@ sps_dedisp_out_close(struct sps_dedisp_out *o)
 	enum sps_err e = SPS_OK;
 	int i;
 
-	if (o->tim == NULL)
+	if (o->packed != NULL) {
+		e = sps_dmtime_writer_finish(o->packed);
+		o->packed = NULL;
+		if (e != SPS_OK)
+			e = sps_writer_failed(&o->stream, e);
+	}
+	if (o->tim == NULL && e == SPS_OK)
 		e = sps_writer_close(&o->stream);
 	for (i = 0; o->tim != NULL && i < o->ntrials && e == SPS_OK; i++) {
 		e = sps_writer_close(&o->tim[i]);
@@ -331,6 +358,8 @@ sps_dedisp_out_abort(struct sps_dedisp_out *o)
 
 	if (o == NULL)
 		return;
+	sps_dmtime_writer_abort(o->packed);
+	o->packed = NULL;
 	if (o->tim == NULL)
 		sps_writer_abort(&o->stream);
 	for (i = 0; o->tim != NULL && i < o->ntrials; i++) {

@@ -132,19 +132,41 @@ scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
 }
 
 enum sps_err
+sps_dmtime_pack_block(const struct sps_header *h, const float *values,
+    size_t n, unsigned long long *nclipped, struct sps_dmtime_scratch *s,
+    size_t *bytes)
+{
+	unsigned char *raw;
+	long long clipped = -1;
+	int32_t n32 = (int32_t)n;
+	size_t *at;
+
+	if ((at = packed_offsets(h, n)) != NULL &&
+	    (raw = scratch_room(s, 8 + at[h->ndms] + 1)) != NULL) {
+		memcpy(raw, block_magic, 4);
+		memcpy(raw + 4, &n32, 4);
+		clipped = pack_block(h, values, n, at, raw + 8);
+		*bytes = 8 + at[h->ndms];
+	}
+	free(at);
+	if (clipped < 0)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	*nclipped += (unsigned long long)clipped;
+	return SPS_OK;
+}
+
+enum sps_err
 sps_dmtime_write_block(FILE *out, const struct sps_header *h,
     const float *values, size_t n, unsigned long long *nclipped,
     struct sps_dmtime_scratch *s)
 {
-	size_t total = sps_dmtime_block_values(h, n), *at;
+	size_t total = sps_dmtime_block_values(h, n), bytes = 0;
 	struct sps_dmtime_scratch own = { NULL, 0 };
-	unsigned char *raw = NULL;
 	enum sps_err e;
-	long long clipped = -1;
 
-	if ((e = sps_dmtime_write_frame(out, n)) != SPS_OK)
-		return e;
 	if (h->nbits == 32) {
+		if ((e = sps_dmtime_write_frame(out, n)) != SPS_OK)
+			return e;
 		if (fwrite(values, sizeof(float), total, out) != total)
 			return sps_fail(SPS_EIO, "write error: %s",
 			    strerror(errno));
@@ -152,19 +174,9 @@ sps_dmtime_write_block(FILE *out, const struct sps_header *h,
 	}
 	if (s == NULL)
 		s = &own;
-	if ((at = packed_offsets(h, n)) != NULL &&
-	    (raw = scratch_room(s, at[h->ndms] + 1)) != NULL)
-		clipped = pack_block(h, values, n, at, raw);
-	e = SPS_OK;
-	if (clipped < 0)
-		e = sps_fail(SPS_ENOMEM, "out of memory");
-	else {
-		*nclipped += (unsigned long long)clipped;
-		if (fwrite(raw, 1, at[h->ndms], out) != at[h->ndms])
-			e = sps_fail(SPS_EIO, "write error: %s",
-			    strerror(errno));
-	}
-	free(at);
+	if ((e = sps_dmtime_pack_block(h, values, n, nclipped, s, &bytes)) ==
+	    SPS_OK && fwrite(s->raw, 1, bytes, out) != bytes)
+		e = sps_fail(SPS_EIO, "write error: %s", strerror(errno));
 	sps_dmtime_scratch_free(&own);
 	return e;
 }

@@ -48,6 +48,12 @@ enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,
     const float *values, size_t n, unsigned long long *nclipped,
     struct sps_dmtime_scratch *s);
 
+/* An integer block packed into s with its 8 opening bytes, ready to
+ * write: *bytes of them (for a writer of its own, dmtime_writer.h). */
+enum sps_err sps_dmtime_pack_block(const struct sps_header *h,
+    const float *values, size_t n, unsigned long long *nclipped,
+    struct sps_dmtime_scratch *s, size_t *bytes);
+
 /* Read the next block into values (room for sps_block base samples);
  * sets *n.  SPS_EEOF at a clean end, SPS_ETRUNC or SPS_EFORMAT when the
  * stream is cut or corrupt.  s as for sps_dmtime_write_block. */

@@ -113,6 +113,13 @@ stopped() {
 	long
 	cut_off sps-dedisperse -q --dm 0 100 long.fil
 	stopped sps-dedisperse
+	# 8- and 16-bit streams, written by a thread of their own
+	closed sps-dedisperse -q -b 8 --dm 0 30 p8.fil
+	stopped sps-dedisperse
+	cut_off sps-dedisperse -q -b 8 --dm 0 100 long.fil
+	stopped sps-dedisperse
+	cut_off sps-dedisperse -q -b 16 --dm 0 100 long.fil
+	stopped sps-dedisperse
 	# one trial: 2.5 MB
 	sps-fake -q --nchans 4 --tsamp 64 --tobs 40 -o thin.fil
 	cut_off sps-dedisperse -q -d 10 thin.fil

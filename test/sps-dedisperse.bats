@@ -633,6 +633,16 @@ snr_within() {
 	    fail "no clipping count: $stderr"
 }
 
+@test "sps-dedisperse: -b 8 and -b 16 streams to a full disk: one line, status 1" {
+	sps-fake -q --nchans 64 --tsamp 1000 --tobs 30 -o n.fil
+	for b in 8 16; do
+		run -1 --separate-stderr sh -c "sps-dedisperse -q -b $b \
+		    --plan scrunch.txt n.fil >/dev/full"
+		assert_equal "$stderr" \
+		    "sps-dedisperse: stdout: write error: No space left on device"
+	done
+}
+
 # nbits_chains SEED: c32, c16 and c8, the candidates of the pipe chain
 # with DM-time streams of 32, 16 and 8 bits, on fake data with five pulses
 # of S/N 10 to 25 (DM 50 to 300, 0.5 to 16 ms) and one of S/N 60, 0.25 ms
