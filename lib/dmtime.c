@@ -269,29 +269,56 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 	return e;
 }
 
-/* Sum over every trial's values of g(v, f). */
+/* One trial's sum of v (squares: of (v - mean f)^2) over f, in four
+ * partial sums: a single chain of additions would wait on each. */
+static double
+trial_sum(const float *v, size_t m, double f, double mean, int squares)
+{
+	double s[4] = { 0, 0, 0, 0 }, c = squares ? mean * f : 0;
+	size_t j;
+	int k;
+
+	for (j = 0; j < m; j++) {
+		double d = v[j] - c;
+
+		s[j % 4] += squares ? d * d : d;
+	}
+	for (k = 0; k < 4; k++)
+		s[k] /= f;
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* Sum over every trial's values of g(v, f): the trials' sums made side
+ * by side, added in trial order, so that the result does not hang on
+ * the threads (nor on memory for the sums: without it, one by one). */
 static double
 sum_over(const struct sps_header *h, const float *values, size_t n,
     double mean, int squares, double *count)
 {
-	size_t done = 0, j;
-	double sum = 0;
-	int i;
+	size_t *at = malloc(((size_t)h->ndms + 1) * sizeof(*at));
+	double *part = malloc((size_t)h->ndms * sizeof(*part)), sum = 0;
+	int apart = at != NULL && part != NULL, i;
 
 	*count = 0;
+	if (apart) {
+		at[0] = 0;
+		for (i = 0; i < h->ndms; i++)
+			at[i + 1] = at[i] + n / (size_t)h->scrunch[i];
+#pragma omp parallel for schedule(dynamic, 16)
+		for (i = 0; i < h->ndms; i++)
+			part[i] = trial_sum(values + at[i], at[i + 1] - at[i],
+			    h->scrunch[i], mean, squares);
+	}
 	for (i = 0; i < h->ndms; i++) {
 		size_t m = n / (size_t)h->scrunch[i];
-		double f = h->scrunch[i];
 
-		for (j = 0; j < m; j++) {
-			double v = values[done + j];
-
-			sum += squares ? (v - mean * f) * (v - mean * f) / f :
-			    v / f;
-		}
+		sum += apart ? part[i] : trial_sum(values, m, h->scrunch[i],
+		    mean, squares);
+		values += m;
 		*count += (double)m;
-		done += m;
 	}
+	free(at);
+	free(part);
 	return sum;
 }
 
