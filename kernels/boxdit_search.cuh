@@ -54,7 +54,16 @@ boxdit_flag(unsigned *flag, unsigned q)
 	atomicOr(&flag[q >> 5], 1u << (q & 31));
 }
 
-/* The float whose key (the floats' order as unsigned) is k. */
+/* The floats' keys: their order as unsigned. */
+__device__ static unsigned
+float_key(float a)
+{
+	unsigned b = __float_as_uint(a);
+
+	return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+/* The float whose key is k. */
 __device__ static float
 key_float(unsigned k)
 {
@@ -63,18 +72,31 @@ key_float(unsigned k)
 
 /* The least float a whose rounded product a * s reaches thr, so that the
  * screen's acc * s >= thr is made exactly as acc >= bound: one
- * instruction, not two.  A bisection over the floats in their order (the
- * product grows with a, s > 0); NaN, which nothing reaches, where no
- * float does. */
+ * instruction, not two.  The product grows with a (s > 0): from thr / s,
+ * a float or two from the answer, a few steps; a bisection over the
+ * floats in their order if that fails.  NaN, which nothing reaches,
+ * where no float does. */
 __device__ static float
 screen_bound(float s, float thr)
 {
 	unsigned lo = 0x007fffffu, hi = 0xff800000u;	/* -inf, +inf */
+	float a = __fdiv_rn(thr, s);
 
 	if (!(__fmul_rn(INFINITY, s) >= thr))
 		return NAN;
 	if (__fmul_rn(-INFINITY, s) >= thr)
 		return -INFINITY;
+	if (isfinite(a)) {
+		unsigned k = float_key(a);
+
+		for (int step = 0; step < 4; step++)
+			if (!(__fmul_rn(key_float(k), s) >= thr))
+				k++;
+			else if (__fmul_rn(key_float(k - 1), s) >= thr)
+				k--;
+			else
+				return key_float(k);
+	}
 	while (hi - lo > 1) {	/* lo falls short of thr, hi reaches it */
 		unsigned mid = lo + (hi - lo) / 2;
 
@@ -265,8 +287,9 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 {
 	extern __shared__ float4 smem4[];
 	float *x0 = (float *)smem4;
-	const struct dtrial *t = &d.trial[blockIdx.y];
-	const struct dplan *p = &d.plan[t->plan];
+	__shared__ struct dplan sp;
+	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
+	const struct dplan *p = plan_shared(&d.plan[t->plan], &sp);
 	uint64_t len = nbase / (uint64_t)t->f, s0, vend;
 	size_t n = window_len(t, j, len), t0 = (size_t)blockIdx.x * tile;
 	size_t nstarts;
@@ -284,6 +307,7 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	boxdit_load(&d, t, s0, vend, x0, (unsigned)na);
 	for (int k = threadIdx.x; k < (tile + 31) / 32; k += blockDim.x)
 		flag[k] = 0;
+	__syncthreads();	/* the plan */
 	scale_table(&d, p, sigma, d.rpar + (size_t)slot * d.rmax, sc);
 	/* each thread the scales it made */
 	for (int i = threadIdx.x; i < p->wbase[p->nlevels]; i += blockDim.x)

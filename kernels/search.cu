@@ -304,7 +304,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
 	__shared__ double sh[3 * NOISE_NT / 32 + 3];
-	const struct dtrial *t = &d.trial[blockIdx.x];
+	const struct dtrial tr = d.trial[blockIdx.x], *t = &tr;
 	size_t n = window_len(t, j, nbase / (uint64_t)t->f), i;
 	struct span x = { (float *)cached4, window_at(&d, t, j),
 	    n < cache ? n : cache };
@@ -609,7 +609,7 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
 	__shared__ double sh[3 * NOISE_NT / 32 + 3];
-	const struct dtrial *t = &d.trial[blockIdx.x];
+	const struct dtrial tr = d.trial[blockIdx.x], *t = &tr;
 	uint64_t len = nbase / (uint64_t)t->f;
 	size_t n = window_len(t, j, len), next_len, i;
 	struct span x = { (float *)cached4, window_at(&d, t, j),
@@ -649,6 +649,21 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 }
 
 /* ---- the boxcar search: a tile of starts of one trial per block ---- */
+
+/* The block's plan copied to shared memory (the caller's barrier makes
+ * it whole): read after each of the block's barriers, it would come from
+ * device memory each time, every warp waiting on it. */
+__device__ static const struct dplan *
+plan_shared(const struct dplan *g, struct dplan *sp)
+{
+	const int *from = (const int *)g;
+	int *to = (int *)sp;
+
+	for (int i = threadIdx.x; i < (int)(sizeof(*sp) / sizeof(int));
+	    i += blockDim.x)
+		to[i] = from[i];
+	return sp;
+}
 
 /* Sample k of the run that starts at offset off0 of window j0. */
 __device__ static double
@@ -764,8 +779,9 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	extern __shared__ double P[];
 	__shared__ double sh[SEARCH_NT / 32 + 1];
 	__shared__ int cum[SPS_BOXCAR_MAXLEVELS + 1];
-	const struct dtrial *t = &d.trial[blockIdx.y];
-	const struct dplan *p = &d.plan[t->plan];
+	__shared__ struct dplan sp;
+	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
+	const struct dplan *p = plan_shared(&d.plan[t->plan], &sp);
 	uint64_t len = nbase / (uint64_t)t->f, ws = j * t->win, s0, vend;
 	size_t n = window_len(t, j, len), t0 = (size_t)blockIdx.x * tile;
 	size_t nstarts, span, room;
@@ -775,6 +791,7 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 
 	if (t0 >= n || !isfinite(sigma))
 		return;
+	__syncthreads();	/* the plan */
 	nstarts = n - t0 < (size_t)tile ? n - t0 : (size_t)tile;
 	s0 = ws + t0;
 	vend = finished ? len : nnorm * t->win;
@@ -837,7 +854,7 @@ __global__ static void
 copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
     uint64_t from_base, uint64_t at_base, size_t nbase_part)
 {
-	const struct dtrial *t = &d.trial[blockIdx.y];
+	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
 	size_t cnt = nbase_part / (size_t)t->f;
 	uint64_t at = at_base / (uint64_t)t->f;
 	float *dst = window_at(&d, t, at / t->win) + at % t->win;
@@ -968,7 +985,8 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 
 	if (!shared_limit(g, &limit))
 		CHECK(cudaGetLastError());
-	limit -= (SEARCH_NT / 32 + 1) * (int)sizeof(double) + 1024;
+	limit -= (SEARCH_NT / 32 + 1) * (int)sizeof(double) +
+	    (int)sizeof(struct dplan) + 1024;
 	for (i = 0; i < g->nplans; i++)
 		if (g->plan[i].wbase[g->plan[i].nlevels] > nw)
 			nw = g->plan[i].wbase[g->plan[i].nlevels];
@@ -1097,7 +1115,8 @@ choose_boxdit_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan
 
 	if (!shared_limit(g, &limit))
 		CHECK(cudaGetLastError());
-	if ((g->tile = fit_boxdit_tile(g, period, most, limit - 1024)) == 0)
+	if ((g->tile = fit_boxdit_tile(g, period, most, limit - 1024 -
+	    (int)sizeof(struct dplan))) == 0)
 		return sps_fail(SPS_EVALUE, "GPU search: boxcars up to %d "
 		    "samples do not fit the device's %d bytes of shared "
 		    "memory", g->maxw, limit);
