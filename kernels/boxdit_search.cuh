@@ -166,6 +166,25 @@ boxdit_group(const float *x, const float *Xp, const float *bound,
 	}
 }
 
+/* One start, all K widths within reach, K known to the compiler: for
+ * levels with too few starts to give every thread a group. */
+template <int K>
+__device__ static bool
+boxdit_one(const float *x, const float *bound, const float *held,
+    float *acc)
+{
+	float a = *acc;
+	bool hit = false;
+
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		a = __fadd_rn(a, x[k]);
+		hit = hit || a >= (K <= 16 ? held[k] : bound[k]);
+	}
+	*acc = a;
+	return hit;
+}
+
 /* Level l's starts of the tile, from its series xi and the starting sums
  * Xp (NULL at level 0): flag those of which a width reaches its bound;
  * Xo (NULL at the last level) gets each start's sum of all the level's
@@ -189,6 +208,20 @@ boxdit_level(const struct dplan *p, int l, const float *xi, const float *Xp,
 #pragma unroll
 		for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
 			held[k] = bound[k];
+	if (K > 0 && ns < GROUP * blockDim.x) {	/* a start a thread */
+		for (unsigned m = threadIdx.x; m < ns; m += blockDim.x) {
+			float a = Xp != NULL ? Xp[2 * m] : 0.0f;
+			bool hit = m < nfull ? boxdit_one<K>(xi + m, bound, held,
+			    &a) : boxdit_start(xi + m, nw, widths_within(p, l,
+			    room0 - (long long)m * sep), bound, &a);
+
+			if (Xo != NULL)
+				Xo[m] = a;
+			if (hit)
+				boxdit_flag(flag, m * (unsigned)sep);
+		}
+		return;
+	}
 	for (unsigned m0 = GROUP * threadIdx.x; m0 < ns;
 	    m0 += GROUP * blockDim.x) {
 		float a[GROUP];
