@@ -297,6 +297,26 @@ window_at(const struct dstate *d, const struct dtrial *t, uint64_t j)
 	return d->buf + t->off + (size_t)(j % (uint64_t)d->nslots) * t->win;
 }
 
+/* sm[0..n) = g[0..n), four loads in flight a thread: one at a time, the
+ * block waits on each. */
+__device__ static void
+load_shared(float *sm, const float *g, size_t n)
+{
+	size_t i, nt = blockDim.x;
+
+	for (i = threadIdx.x; i + 3 * nt < n; i += 4 * nt) {
+		float v0 = g[i], v1 = g[i + nt], v2 = g[i + 2 * nt];
+		float v3 = g[i + 3 * nt];
+
+		sm[i] = v0;
+		sm[i + nt] = v1;
+		sm[i + 2 * nt] = v2;
+		sm[i + 3 * nt] = v3;
+	}
+	for (; i < n; i += nt)
+		sm[i] = g[i];
+}
+
 /* The clipped mean of window j of each trial (one a block), its first
  * `cache` samples copied to shared memory for the passes. */
 __global__ static void __launch_bounds__(NOISE_NT, 1)
@@ -312,8 +332,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 
 	if (n == 0)
 		return;
-	for (i = threadIdx.x; i < x.ns; i += blockDim.x)
-		x.sm[i] = x.g[i];
+	load_shared(x.sm, x.g, x.ns);
 	__syncthreads();
 	block_clipped(&x, n, d.outlier, 1, sh, &m, &sd);
 	if (threadIdx.x == 0)
@@ -351,18 +370,34 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 		b1 = b0;
 	a0 = __dadd_rn(mean, __dmul_rn(b0, rel));
 	a1 = __dadd_rn(mean, __dmul_rn(b1, rel));
-	for (i = threadIdx.x; i < n; i += blockDim.x) {
-		double a = i < half ? a0 : a1, b = i < half ? b0 : b1;
-		float v = x->g[i], y;
+	/* four loads in flight a thread: one at a time, the block waits on
+	 * each */
+	for (i = threadIdx.x; i < n; i += 4 * (size_t)blockDim.x) {
+		float in[4];
 
-		bad += !isfinite(v);
-		y = isfinite(mean) ? (float)__dsub_rn((double)v,
-		    __dadd_rn(a, __dmul_rn(b, (double)i))) : NAN;
-		if (i < x->ns) {
-			x->sm[i] = y;
-			x->g[i] = isfinite(y) ? y : 0;
-		} else
-			x->g[i] = y;
+#pragma unroll
+		for (int r = 0; r < 4; r++) {
+			size_t k = i + r * (size_t)blockDim.x;
+
+			in[r] = k < n ? x->g[k] : 0;
+		}
+#pragma unroll
+		for (int r = 0; r < 4; r++) {
+			size_t k = i + r * (size_t)blockDim.x;
+			double a = k < half ? a0 : a1, b = k < half ? b0 : b1;
+			float y;
+
+			if (k >= n)
+				break;
+			bad += !isfinite(in[r]);
+			y = isfinite(mean) ? (float)__dsub_rn((double)in[r],
+			    __dadd_rn(a, __dmul_rn(b, (double)k))) : NAN;
+			if (k < x->ns) {
+				x->sm[k] = y;
+				x->g[k] = isfinite(y) ? y : 0;
+			} else
+				x->g[k] = y;
+		}
 	}
 	block_sum3(&bad, &u, &v, sh);
 	return (unsigned long long)bad;
