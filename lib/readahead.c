@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "devices.h"
 #include "readahead.h"
 
@@ -35,6 +36,7 @@ fill(struct sps_readahead *r, int i)
 	struct slot *s = &r->slot[i];
 
 	s->e = sps_dmtime_in_read(r->in, s->values, &s->n);
+	sps_trace("read-ahead: a block of %zu samples", s->n);
 	if (s->e != SPS_OK)
 		snprintf(s->msg, sizeof(s->msg), "%s", sps_errmsg());
 	return s->e != SPS_OK || s->n == 0;
@@ -121,6 +123,8 @@ sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
 		free(r);
 		return e;
 	}
+	sps_trace("read-ahead: two blocks of %zu MB%s", in->max_values *
+	    sizeof(float) >> 20, r->pinned ? ", page-locked" : "");
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	if (pthread_create(&r->tid, NULL, run, r) != 0) {

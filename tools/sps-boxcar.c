@@ -11,6 +11,7 @@
 #include "boxcar.h"
 #include "boxcar_report.h"
 #include "cli.h"
+#include "clock.h"
 #include "dedisp_engine.h"
 #include "devices.h"
 #include "dmtime.h"
@@ -348,6 +349,7 @@ search(struct run *r)
 	for (; n > 0; cli_check(sps_readahead_next(ra, &buf, &n), NULL)) {
 		nbase += n;
 		cli_check(sps_search_feed(r->search, buf, n), NULL);
+		sps_trace("search: fed %zu", n);
 		emit(r);
 		if (r->in.nsamples > 0)
 			cli_progress(r->o.quiet, (double)nbase /
