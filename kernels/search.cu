@@ -885,19 +885,31 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 
 #include "boxdit_search.cuh"
 
+/* Trial blockIdx.y's part of a block of nbase_part base samples into its
+ * window ring, four loads in flight a thread. */
 __global__ static void
 copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
     uint64_t from_base, uint64_t at_base, size_t nbase_part)
 {
 	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
 	size_t cnt = nbase_part / (size_t)t->f;
+	size_t step = (size_t)gridDim.x * blockDim.x, i;
 	uint64_t at = at_base / (uint64_t)t->f;
-	float *dst = window_at(&d, t, at / t->win) + at % t->win;
-	const float *src = block + inoff[blockIdx.y] + from_base /
-	    (uint64_t)t->f;
+	float *__restrict__ dst = window_at(&d, t, at / t->win) + at % t->win;
+	const float *__restrict__ src = block + inoff[blockIdx.y] +
+	    from_base / (uint64_t)t->f;
 
-	for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < cnt;
-	    i += (size_t)gridDim.x * blockDim.x)
+	for (i = blockIdx.x * blockDim.x + threadIdx.x; i + 3 * step < cnt;
+	    i += 4 * step) {
+		float v0 = src[i], v1 = src[i + step], v2 = src[i + 2 * step];
+		float v3 = src[i + 3 * step];
+
+		dst[i] = v0;
+		dst[i + step] = v1;
+		dst[i + 2 * step] = v2;
+		dst[i + 3 * step] = v3;
+	}
+	for (; i < cnt; i += step)
 		dst[i] = src[i];
 }
 
@@ -1548,6 +1560,14 @@ stage(struct sps_gpu_search *g, const float *block, size_t floats,
 	return SPS_OK;
 }
 
+static unsigned
+copy_blocks(size_t part)
+{
+	size_t b = (part + 2047) / 2048;
+
+	return (unsigned)(b < 1 ? 1 : b > 64 ? 64 : b);
+}
+
 extern "C" enum sps_err
 sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
     int on_device)
@@ -1567,8 +1587,11 @@ sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
 		size_t room = g->o.window - (size_t)(g->nbase % g->o.window);
 
 		part = n - done < room ? n - done : room;
-		copy_in_kernel<<<dim3(64, (unsigned)g->ntrials), 256, 0, g->s>>>(
-		    g->d, src, g->d_inoff, done, g->nbase, part);
+		/* a few blocks a trial, each thread a few samples: one
+		 * sample a thread, the blocks' start-up would cost more than
+		 * the copy */
+		copy_in_kernel<<<dim3(copy_blocks(part), (unsigned)g->ntrials),
+		    256, 0, g->s>>>(g->d, src, g->d_inoff, done, g->nbase, part);
 		CHECK_LAUNCH("copy_in_kernel");
 		g->nbase += part;
 		if (g->nbase % g->o.window == 0 && (e = advance(g)) != SPS_OK)
