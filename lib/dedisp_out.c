@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bytewriter.h"
 #include "dedisp_out.h"
-#include "dmtime_writer.h"
 #include "dmtime.h"
 #include "presto.h"
 #include "reader.h"
@@ -23,7 +23,7 @@ struct sps_dedisp_out {
 	uint64_t		*written;	/* samples per trial */
 	int			 started;	/* headers written */
 	unsigned long long	 nclipped;
-	struct sps_dmtime_writer *packed;	/* an integer stream's */
+	struct sps_bytewriter *packed;	/* an integer stream's */
 	int			 in_nchans;	/* for the .inf files */
 	double			 in_foff, flow;
 };
@@ -225,7 +225,8 @@ sps_dedisp_out_open(struct sps_dedisp_out **op,
 	return SPS_OK;
 }
 
-/* An integer block packed here and written by the stream's thread. */
+/* An integer block packed here and written by the stream's thread
+ * (bytewriter.h). */
 static enum sps_err
 pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 {
@@ -233,13 +234,13 @@ pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 	size_t bytes = 0;
 	enum sps_err e;
 
-	if ((o->packed == NULL && (e = sps_dmtime_writer_start(&o->packed,
+	if ((o->packed == NULL && (e = sps_bytewriter_start(&o->packed,
 	    o->stream.f)) != SPS_OK) ||
-	    (e = sps_dmtime_writer_next(o->packed, &buf)) != SPS_OK ||
+	    (e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK ||
 	    (e = sps_dmtime_pack_block(&o->stream_hdr, out, nout, &o->nclipped,
 	    buf, &bytes)) != SPS_OK)
 		return e;
-	sps_dmtime_writer_submit(o->packed, bytes);
+	sps_bytewriter_submit(o->packed, buf->raw, bytes);
 	return SPS_OK;
 }
 
@@ -330,7 +331,7 @@ sps_dedisp_out_close(struct sps_dedisp_out *o)
 	int i;
 
 	if (o->packed != NULL) {
-		e = sps_dmtime_writer_finish(o->packed);
+		e = sps_bytewriter_finish(o->packed);
 		o->packed = NULL;
 		if (e != SPS_OK)
 			e = sps_writer_failed(&o->stream, e);
@@ -358,7 +359,7 @@ sps_dedisp_out_abort(struct sps_dedisp_out *o)
 
 	if (o == NULL)
 		return;
-	sps_dmtime_writer_abort(o->packed);
+	sps_bytewriter_abort(o->packed);
 	o->packed = NULL;
 	if (o->tim == NULL)
 		sps_writer_abort(&o->stream);

@@ -49,7 +49,7 @@ enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,
     struct sps_dmtime_scratch *s);
 
 /* An integer block packed into s with its 8 opening bytes, ready to
- * write: *bytes of them (for a writer of its own, dmtime_writer.h). */
+ * write: *bytes of them (for a writer of its own, bytewriter.h). */
 enum sps_err sps_dmtime_pack_block(const struct sps_header *h,
     const float *values, size_t n, unsigned long long *nclipped,
     struct sps_dmtime_scratch *s, size_t *bytes);

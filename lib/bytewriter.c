@@ -1,15 +1,15 @@
-/* dmtime_writer.c: a DM-time stream's blocks written by a thread
- * (dmtime_writer.h). */
+/* bytewriter.c: blocks of bytes written by a thread (bytewriter.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmtime_writer.h"
+#include "bytewriter.h"
 
-struct sps_dmtime_writer {
+struct sps_bytewriter {
 	FILE			*f;
 	struct sps_dmtime_scratch buf[2];
+	const unsigned char	*data[2];	/* what is written of slot i */
 	size_t			 bytes[2];
 	int			 full[2];	/* handed over, not yet written */
 	int			 next;		/* the buffer handed out next */
@@ -23,7 +23,7 @@ struct sps_dmtime_writer {
 static void *
 run(void *arg)
 {
-	struct sps_dmtime_writer *w = arg;
+	struct sps_bytewriter *w = arg;
 	int i = 0, failed;
 
 	for (;;) {
@@ -37,7 +37,7 @@ run(void *arg)
 		failed = w->err != 0;
 		pthread_mutex_unlock(&w->mu);
 		errno = 0;
-		if (!failed && fwrite(w->buf[i].raw, 1, w->bytes[i], w->f) !=
+		if (!failed && fwrite(w->data[i], 1, w->bytes[i], w->f) !=
 		    w->bytes[i])
 			failed = errno != 0 ? errno : EIO;
 		pthread_mutex_lock(&w->mu);
@@ -51,9 +51,9 @@ run(void *arg)
 }
 
 enum sps_err
-sps_dmtime_writer_start(struct sps_dmtime_writer **wp, FILE *f)
+sps_bytewriter_start(struct sps_bytewriter **wp, FILE *f)
 {
-	struct sps_dmtime_writer *w;
+	struct sps_bytewriter *w;
 
 	*wp = NULL;
 	if ((w = calloc(1, sizeof(*w))) == NULL)
@@ -72,13 +72,13 @@ sps_dmtime_writer_start(struct sps_dmtime_writer **wp, FILE *f)
 }
 
 static enum sps_err
-write_failed(const struct sps_dmtime_writer *w)
+write_failed(const struct sps_bytewriter *w)
 {
 	return sps_fail(SPS_EIO, "write error: %s", strerror(w->err));
 }
 
 enum sps_err
-sps_dmtime_writer_next(struct sps_dmtime_writer *w,
+sps_bytewriter_next(struct sps_bytewriter *w,
     struct sps_dmtime_scratch **buf)
 {
 	int err;
@@ -90,14 +90,17 @@ sps_dmtime_writer_next(struct sps_dmtime_writer *w,
 	pthread_mutex_unlock(&w->mu);
 	if (err != 0)
 		return write_failed(w);
-	*buf = &w->buf[w->next];
+	if (buf != NULL)
+		*buf = &w->buf[w->next];
 	return SPS_OK;
 }
 
 void
-sps_dmtime_writer_submit(struct sps_dmtime_writer *w, size_t bytes)
+sps_bytewriter_submit(struct sps_bytewriter *w, const void *data,
+    size_t bytes)
 {
 	pthread_mutex_lock(&w->mu);
+	w->data[w->next] = data;
 	w->bytes[w->next] = bytes;
 	w->full[w->next] = 1;
 	pthread_cond_broadcast(&w->cv);
@@ -108,7 +111,7 @@ sps_dmtime_writer_submit(struct sps_dmtime_writer *w, size_t bytes)
 /* Stop the thread once it has written what it holds (or dropped it,
  * with drop), and free w; the errno of a failed write, or 0. */
 static int
-stop(struct sps_dmtime_writer *w, int drop)
+stop(struct sps_bytewriter *w, int drop)
 {
 	int err;
 
@@ -129,7 +132,7 @@ stop(struct sps_dmtime_writer *w, int drop)
 }
 
 enum sps_err
-sps_dmtime_writer_finish(struct sps_dmtime_writer *w)
+sps_bytewriter_finish(struct sps_bytewriter *w)
 {
 	int err = stop(w, 0);
 
@@ -139,7 +142,7 @@ sps_dmtime_writer_finish(struct sps_dmtime_writer *w)
 }
 
 void
-sps_dmtime_writer_abort(struct sps_dmtime_writer *w)
+sps_bytewriter_abort(struct sps_bytewriter *w)
 {
 	if (w != NULL)
 		(void)stop(w, 1);
