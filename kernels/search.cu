@@ -297,24 +297,25 @@ window_at(const struct dstate *d, const struct dtrial *t, uint64_t j)
 	return d->buf + t->off + (size_t)(j % (uint64_t)d->nslots) * t->win;
 }
 
-/* sm[0..n) = g[0..n), four loads in flight a thread: one at a time, the
- * block waits on each. */
+/* dst[i] = src[i] for i = first, first + step, ... below n, four loads
+ * in flight a thread: one at a time, each waits on device memory. */
 __device__ static void
-load_shared(float *sm, const float *g, size_t n)
+copy_strided(float *__restrict__ dst, const float *__restrict__ src,
+    size_t n, size_t first, size_t step)
 {
-	size_t i, nt = blockDim.x;
+	size_t i;
 
-	for (i = threadIdx.x; i + 3 * nt < n; i += 4 * nt) {
-		float v0 = g[i], v1 = g[i + nt], v2 = g[i + 2 * nt];
-		float v3 = g[i + 3 * nt];
+	for (i = first; i + 3 * step < n; i += 4 * step) {
+		float v0 = src[i], v1 = src[i + step], v2 = src[i + 2 * step];
+		float v3 = src[i + 3 * step];
 
-		sm[i] = v0;
-		sm[i + nt] = v1;
-		sm[i + 2 * nt] = v2;
-		sm[i + 3 * nt] = v3;
+		dst[i] = v0;
+		dst[i + step] = v1;
+		dst[i + 2 * step] = v2;
+		dst[i + 3 * step] = v3;
 	}
-	for (; i < n; i += nt)
-		sm[i] = g[i];
+	for (; i < n; i += step)
+		dst[i] = src[i];
 }
 
 /* The clipped mean of window j of each trial (one a block), its first
@@ -332,7 +333,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 
 	if (n == 0)
 		return;
-	load_shared(x.sm, x.g, x.ns);
+	copy_strided(x.sm, x.g, x.ns, threadIdx.x, blockDim.x);
 	__syncthreads();
 	block_clipped(&x, n, d.outlier, 1, sh, &m, &sd);
 	if (threadIdx.x == 0)
@@ -886,31 +887,19 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 #include "boxdit_search.cuh"
 
 /* Trial blockIdx.y's part of a block of nbase_part base samples into its
- * window ring, four loads in flight a thread. */
+ * window ring. */
 __global__ static void
 copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
     uint64_t from_base, uint64_t at_base, size_t nbase_part)
 {
 	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
 	size_t cnt = nbase_part / (size_t)t->f;
-	size_t step = (size_t)gridDim.x * blockDim.x, i;
 	uint64_t at = at_base / (uint64_t)t->f;
-	float *__restrict__ dst = window_at(&d, t, at / t->win) + at % t->win;
-	const float *__restrict__ src = block + inoff[blockIdx.y] +
-	    from_base / (uint64_t)t->f;
 
-	for (i = blockIdx.x * blockDim.x + threadIdx.x; i + 3 * step < cnt;
-	    i += 4 * step) {
-		float v0 = src[i], v1 = src[i + step], v2 = src[i + 2 * step];
-		float v3 = src[i + 3 * step];
-
-		dst[i] = v0;
-		dst[i + step] = v1;
-		dst[i + 2 * step] = v2;
-		dst[i + 3 * step] = v3;
-	}
-	for (; i < cnt; i += step)
-		dst[i] = src[i];
+	copy_strided(window_at(&d, t, at / t->win) + at % t->win, block +
+	    inoff[blockIdx.y] + from_base / (uint64_t)t->f, cnt,
+	    blockIdx.x * blockDim.x + threadIdx.x,
+	    (size_t)gridDim.x * blockDim.x);
 }
 
 /* ---- the host's side ---- */
