@@ -1,5 +1,6 @@
 /* writer.c: SIGPROC output with temporary name and rename (writer.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,6 +20,19 @@ release(struct sps_writer *w)
 	w->packbuf = NULL;
 	w->path = w->tmppath = NULL;
 	w->f = NULL;
+}
+
+void
+sps_writer_release_stdout(void)
+{
+	int fd;
+
+	if (fflush(stdout) != 0 || (fd = open("/dev/null", O_WRONLY)) < 0)
+		return;
+	if (fd != STDOUT_FILENO) {
+		(void)dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
 }
 
 enum sps_err

@@ -55,4 +55,10 @@ enum sps_err sps_writer_close(struct sps_writer *w);
 /* Close and remove the temporary file (safe after a failure). */
 void sps_writer_abort(struct sps_writer *w);
 
+/* For a program done with its standard output: close it now (its
+ * place taken by /dev/null), so that a pipe's next stage sees the end
+ * without waiting for this process to tear down, which a GPU context
+ * makes tens of ms long. */
+void sps_writer_release_stdout(void);
+
 #endif

@@ -340,6 +340,7 @@ search(struct run *r)
 	const float *buf;
 	uint64_t nbase = 0;
 	size_t n;
+	int to_stdout;
 
 	cli_check(sps_readahead_start(&ra, &r->in,
 	    sps_search_on_gpu(r->search)), NULL);
@@ -360,7 +361,10 @@ search(struct run *r)
 	cli_check(sps_search_finish(r->search), NULL);
 	emit(r);
 	report(r, cli_now() - start);
+	to_stdout = r->out.f == stdout;
 	cli_check(sps_writer_close(&r->out), NULL);
+	if (to_stdout)
+		sps_writer_release_stdout();
 }
 
 int

@@ -129,6 +129,7 @@ main(int argc, char **argv)
 	struct sps_reader r;
 	struct sps_writer w;
 	unsigned char *kill;
+	int to_stdout;
 
 	cli_init("sps-clean", argv);
 	parse_options(argc, argv, &opt);
@@ -153,8 +154,11 @@ main(int argc, char **argv)
 	cli_check_output(&w, sps_clean_pass_run(pass, &w), NULL);
 	if (opt.pass.on_progress != NULL)
 		cli_progress_done(0);
+	to_stdout = w.f == stdout;
 	cli_check(sps_writer_close(&w), NULL);
 	cli_check(sps_cleanstream_close(cs), NULL);
+	if (to_stdout)
+		sps_writer_release_stdout();
 	sps_clean_pass_info(pass, &info);
 	summary(cs, &info, &opt, out_hdr.nbits);
 	sps_clean_pass_free(pass);

@@ -367,6 +367,8 @@ main(int argc, char **argv)
 	cli_progress_done(o.quiet);
 	nclipped = sps_dedisp_out_clipped(out);
 	cli_check(sps_dedisp_out_close(out), NULL);
+	if (o.prefix == NULL)
+		sps_writer_release_stdout();
 	streaming = cli_now() - streaming;
 	report(&o, &r.hdr, eng, nout_total, cli_now() - start, streaming,
 	    writing, nclipped);
