@@ -10,6 +10,8 @@
 
 static const char block_magic[4] = { 'S', 'P', 'S', 'B' };
 
+#define READ_PART	((size_t)4 << 20)	/* bytes read, then unpacked */
+
 size_t
 sps_dmtime_trial_offset(const struct sps_header *h, size_t n, int trial)
 {
@@ -213,6 +215,30 @@ unpack_trial(const struct sps_header *h, int f, const unsigned char *raw,
 			    32768.0) * scale + off);
 }
 
+/* Bytes from .. to of a block of total read into raw. */
+static enum sps_err
+read_part(FILE *in, unsigned char *raw, size_t from, size_t to, size_t total)
+{
+	size_t got = fread(raw + from, 1, to - from, in);
+
+	if (got == to - from)
+		return SPS_OK;
+	if (ferror(in))
+		return sps_fail(SPS_EIO, "read error: %s", strerror(errno));
+	return sps_fail(SPS_ETRUNC, "DM-time stream cut short in a block (%zu "
+	    "of %zu bytes)", from + got, total);
+}
+
+/* Trials i0 .. i1 - 1 of a block of n base samples unpacked. */
+static void
+unpack_trials(const struct sps_header *h, const unsigned char *raw,
+    const size_t *at, int i0, int i1, size_t n, float *values)
+{
+	for (int i = i0; i < i1; i++)
+		unpack_trial(h, h->scrunch[i], raw + at[i], n /
+		    (size_t)h->scrunch[i], values + value_offset(h, at, i));
+}
+
 enum sps_err
 sps_dmtime_read_frame(FILE *in, const struct sps_header *h, size_t *n)
 {
@@ -257,12 +283,21 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 		free(at);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
-	if ((e = read_exact(in, raw, at[h->ndms], "a block")) == SPS_OK) {
-#pragma omp parallel for schedule(dynamic, 16)
-		for (i = 0; i < h->ndms; i++)
-			unpack_trial(h, h->scrunch[i], raw + at[i],
-			    *n / (size_t)h->scrunch[i], values +
-			    value_offset(h, at, i));
+	/* the calling thread reads a part at a time (its errors are its
+	 * own), the others unpack each part read while it reads the next */
+#pragma omp parallel
+#pragma omp master
+	for (i = 0; i < h->ndms && e == SPS_OK; ) {
+		int i0 = i;
+
+		for (i++; i < h->ndms && at[i] - at[i0] < READ_PART; i++)
+			;
+		if ((e = read_part(in, raw, at[i0], at[i], at[h->ndms])) ==
+		    SPS_OK) {
+			int i1 = i;
+#pragma omp task firstprivate(i0, i1)
+			unpack_trials(h, raw, at, i0, i1, *n, values);
+		}
 	}
 	free(at);
 	sps_dmtime_scratch_free(&own);

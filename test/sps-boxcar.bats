@@ -324,6 +324,10 @@ bad_input() {
 	sps-dedisperse -q --dm 0 5 "$T/t.fil" >"$T/t.dmt"
 	head -c $(($(wc -c <"$T/t.dmt") - 10)) "$T/t.dmt" >"$T/cut.dmt"
 	bad_input 'cut short' "$T/cut.dmt"
+	# an 8-bit stream, read and unpacked a part at a time
+	sps-dedisperse -q -b 8 --dm 0 5 "$T/t.fil" >"$T/t8.dmt"
+	head -c $(($(wc -c <"$T/t8.dmt") - 10)) "$T/t8.dmt" >"$T/cut8.dmt"
+	bad_input 'DM-time stream cut short in a block' "$T/cut8.dmt"
 	{ tim_header 16; head -c 2001 /dev/urandom; } >"$T/odd.tim"
 	bad_input 'odd.tim: truncated data' "$T/odd.tim"
 }
