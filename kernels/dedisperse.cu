@@ -725,7 +725,9 @@ trial_offsets(const struct sps_gpu_dedisp *p, size_t nout, size_t *at)
 	return total;
 }
 
-#define TRIAL_SAMPLES	8192
+#define TRIAL_SAMPLES	4096	/* 8 tiles of 512 a block of trials: blocks
+				 * enough to fill the device for thousands of
+				 * trials, at half the set-up time of 8192 */
 
 /* The trial of the direct kernel's two paths (direct_shared.cu), before
  * the first gulp: each path over TRIAL_SAMPLES samples of the trials of
