@@ -732,17 +732,20 @@ trial_offsets(const struct sps_gpu_dedisp *p, size_t nout, size_t *at)
 /* The trial of the direct kernel's two paths (direct_shared.cu), before
  * the first gulp: each path over TRIAL_SAMPLES samples of the trials of
  * scrunch factor 1, twice, the second time timed.  The rows hold zeros,
- * but integer sums take the same time on any data. */
+ * but integer sums take the same time on any data.  Queued on the
+ * kernels' stream, ahead of the first gulp's kernels, and not waited
+ * for here. */
 static enum sps_err
-tune_direct(struct sps_gpu_dedisp *p)
+tune_start(struct sps_gpu_dedisp *p)
 {
 	struct gpu_slot *s = &p->slot[0];
 	size_t n = TRIAL_SAMPLES < p->nout ? TRIAL_SAMPLES : p->nout;
 	enum sps_err e;
-	int mode, rep;
-	float ms;
+	int mode, rep, i;
 
-	p->direct_tuned = 1;
+	p->tune_started = 1;
+	for (i = 0; i < 4; i++)
+		CHECK(cudaEventCreate(&p->tune_ev[i]));
 	s->layout.block = n;
 	s->layout.nfull = 1;
 	s->layout.block_floats = trial_offsets(p, n, s->h_offsets);
@@ -751,16 +754,50 @@ tune_direct(struct sps_gpu_dedisp *p)
 	    sizeof(size_t), cudaMemcpyHostToDevice));
 	for (mode = DIRECT_CACHE; mode <= DIRECT_SHARED; mode++)
 		for (rep = 0; rep < 2; rep++) {
-			CHECK(cudaEventRecord(s->k_start, p->s_run));
+			if (rep == 1)
+				CHECK(cudaEventRecord(p->tune_ev[2 * mode],
+				    p->s_run));
 			if ((e = gpu_direct_u8(p, mode, 0, p->ndms, n, s->d_out,
 			    &s->layout)) != SPS_OK)
 				return e;
-			CHECK(cudaEventRecord(s->k_stop, p->s_run));
-			CHECK(cudaEventSynchronize(s->k_stop));
-			CHECK(cudaEventElapsedTime(&ms, s->k_start, s->k_stop));
-			p->direct_ms[mode] = ms;
+			if (rep == 1)
+				CHECK(cudaEventRecord(p->tune_ev[2 * mode + 1],
+				    p->s_run));
 		}
+	return SPS_OK;
+}
+
+/* The trial's times, once it has run: the path is chosen from them. */
+static enum sps_err
+tune_finish(struct sps_gpu_dedisp *p)
+{
+	float ms;
+	int mode;
+
+	CHECK(cudaEventSynchronize(p->tune_ev[3]));
+	for (mode = DIRECT_CACHE; mode <= DIRECT_SHARED; mode++) {
+		CHECK(cudaEventElapsedTime(&ms, p->tune_ev[2 * mode],
+		    p->tune_ev[2 * mode + 1]));
+		p->direct_ms[mode] = ms;
+	}
+	p->direct_tuned = 1;
 	gpu_direct_describe(p);
+	return SPS_OK;
+}
+
+static int
+needs_tuning(const struct sps_gpu_dedisp *p)
+{
+	return p->d_base != NULL && p->direct_force < 0 && !p->direct_tuned &&
+	    p->tree == NULL && p->subband == NULL;
+}
+
+extern "C" enum sps_err
+sps_gpu_dedisp_prepare(struct sps_gpu_dedisp *p)
+{
+	CHECK(cudaSetDevice(p->dev));
+	if (needs_tuning(p) && !p->tune_started && p->queued == 0)
+		return tune_start(p);
 	return SPS_OK;
 }
 
@@ -776,9 +813,9 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 		    "the plan's %zu", nin, p->nin);
 	if (p->queued == 2)
 		return sps_fail(SPS_EUSAGE, "two GPU gulps already queued");
-	if (p->d_base != NULL && p->direct_force < 0 && !p->direct_tuned &&
-	    p->tree == NULL && p->subband == NULL && p->queued == 0 &&
-	    (e = tune_direct(p)) != SPS_OK)
+	if (needs_tuning(p) && p->queued == 0 && ((!p->tune_started &&
+	    (e = tune_start(p)) != SPS_OK) || (e = tune_finish(p)) !=
+	    SPS_OK))
 		return e;
 	if (block == 0 || block % (1u << (p->nlevels - 1)) != 0)
 		return sps_fail(SPS_EUSAGE, "block of %zu samples is not a "
@@ -909,6 +946,9 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 		return;
 	cudaSetDevice(p->dev);
 	cudaDeviceSynchronize();
+	for (k = 0; k < 4; k++)
+		if (p->tune_ev[k] != NULL)
+			cudaEventDestroy(p->tune_ev[k]);
 	free_slot(&p->slot[0]);
 	free_slot(&p->slot[1]);
 	gpu_tree_free(p);

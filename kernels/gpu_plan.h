@@ -141,6 +141,8 @@ struct sps_gpu_dedisp {
 					 * may have */
 	int		 direct_force;	/* -1, or the DIRECT_ path forced */
 	int		 direct_tuned;	/* the trial has run */
+	int		 tune_started;	/* its kernels are queued */
+	cudaEvent_t	 tune_ev[4];	/* each path's timed run: start, stop */
 	double		 direct_ms[2];	/* each path's time in the trial */
 	char		 direct_line[DIRECT_LINE];	/* for the summary */
 };

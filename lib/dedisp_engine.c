@@ -525,7 +525,9 @@ setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
 	    "GPU" : "CPU", e->gulp);
 	if (e->gpu == NULL && (err = reserve_cpu(e)) != SPS_OK)
 		return err;
-	err = alloc_buffers(e);
+	if ((err = alloc_buffers(e)) == SPS_OK && e->gpu != NULL &&
+	    (err = sps_gpu_dedisp_prepare(e->gpu)) != SPS_OK)
+		err = sps_fail(err, "GPU %d: %s", e->o.device, sps_errmsg());
 	sps_trace("dedispersion: buffers allocated");
 	return err;
 }

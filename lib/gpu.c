@@ -186,6 +186,13 @@ sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *plan)
 }
 
 enum sps_err
+sps_gpu_dedisp_prepare(struct sps_gpu_dedisp *plan)
+{
+	(void)plan;
+	return no_cuda();
+}
+
+enum sps_err
 sps_gpu_dedisp_submit(struct sps_gpu_dedisp *plan, const unsigned char *raw,
     size_t nin, size_t nout, size_t block, float *out)
 {

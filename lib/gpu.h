@@ -78,6 +78,12 @@ struct sps_dedisp_plan;
 double sps_gpu_dedisp_bytes(const struct sps_dedisp_plan *cpu,
     const struct sps_header *h, size_t nin, size_t nout);
 
+/* The plan made whole (its tables shared): start, without waiting for
+ * it, what it does once before the first gulp (the direct kernel's trial
+ * of its two paths), so that it runs while the first gulp is read.  The
+ * first submit waits for it, or starts it if this was not called. */
+enum sps_err sps_gpu_dedisp_prepare(struct sps_gpu_dedisp *plan);
+
 /* Queue one gulp and return at once: raw holds nin spectra in the
  * header's packing, giving nout samples.  out (host) gets them as blocks
  * of `block` samples (a multiple of the largest scrunch factor; the last
