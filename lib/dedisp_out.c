@@ -259,7 +259,7 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 	}
 	if (o->stream_hdr.nbits == 32)
 		e = sps_dmtime_write_block(o->stream.f, &o->stream_hdr, out,
-		    nout, &o->nclipped, NULL);
+		    nout, &o->nclipped);
 	else
 		e = pack_stream_block(o, out, nout);
 	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;

@@ -159,8 +159,7 @@ sps_dmtime_pack_block(const struct sps_header *h, const float *values,
 
 enum sps_err
 sps_dmtime_write_block(FILE *out, const struct sps_header *h,
-    const float *values, size_t n, unsigned long long *nclipped,
-    struct sps_dmtime_scratch *s)
+    const float *values, size_t n, unsigned long long *nclipped)
 {
 	size_t total = sps_dmtime_block_values(h, n), bytes = 0;
 	struct sps_dmtime_scratch own = { NULL, 0 };
@@ -174,10 +173,8 @@ sps_dmtime_write_block(FILE *out, const struct sps_header *h,
 			    strerror(errno));
 		return SPS_OK;
 	}
-	if (s == NULL)
-		s = &own;
-	if ((e = sps_dmtime_pack_block(h, values, n, nclipped, s, &bytes)) ==
-	    SPS_OK && fwrite(s->raw, 1, bytes, out) != bytes)
+	if ((e = sps_dmtime_pack_block(h, values, n, nclipped, &own, &bytes))
+	    == SPS_OK && fwrite(own.raw, 1, bytes, out) != bytes)
 		e = sps_fail(SPS_EIO, "write error: %s", strerror(errno));
 	sps_dmtime_scratch_free(&own);
 	return e;

@@ -42,11 +42,9 @@ struct sps_dmtime_scratch {
 void sps_dmtime_scratch_free(struct sps_dmtime_scratch *s);
 
 /* Write one block (values as laid out above, float32); integer nbits
- * are packed with the header's scale and offset, clipping counted.  s
- * keeps the packed bytes' memory (NULL: allocated for the block). */
+ * are packed with the header's scale and offset, clipping counted. */
 enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,
-    const float *values, size_t n, unsigned long long *nclipped,
-    struct sps_dmtime_scratch *s);
+    const float *values, size_t n, unsigned long long *nclipped);
 
 /* An integer block packed into s with its 8 opening bytes, ready to
  * write: *bytes of them (for a writer of its own, bytewriter.h). */
@@ -56,7 +54,8 @@ enum sps_err sps_dmtime_pack_block(const struct sps_header *h,
 
 /* Read the next block into values (room for sps_block base samples);
  * sets *n.  SPS_EEOF at a clean end, SPS_ETRUNC or SPS_EFORMAT when the
- * stream is cut or corrupt.  s as for sps_dmtime_write_block. */
+ * stream is cut or corrupt.  s keeps an integer block's packed bytes
+ * (NULL: memory had for this block alone). */
 enum sps_err sps_dmtime_read_block(FILE *in, const struct sps_header *h,
     float *values, size_t *n, struct sps_dmtime_scratch *s);
 
