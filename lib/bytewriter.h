@@ -1,8 +1,10 @@
 /* bytewriter.h: blocks of bytes written to a stream by a thread of their
  * own, so that writing one (to a pipe, at its reader's pace) overlaps
  * making the next: an 8- or 16-bit DM-time stream's packed blocks
- * (dmtime.h), the runs of cleaned spectra of sps-clean.  Two slots: the
- * thread writes one while the caller fills the other. */
+ * (dmtime.h), the runs of cleaned spectra of sps-clean.  Slots, two to
+ * four: the thread writes them in turn while the caller fills the next;
+ * more let the caller run further ahead of a reader that takes its data
+ * in bursts. */
 #ifndef SPS_BYTEWRITER_H
 #define SPS_BYTEWRITER_H
 
@@ -15,8 +17,9 @@
 struct sps_bytewriter;
 
 /* Start a thread writing to f, which the caller leaves alone until
- * sps_bytewriter_finish. */
-enum sps_err sps_bytewriter_start(struct sps_bytewriter **wp, FILE *f);
+ * sps_bytewriter_finish, from nslots slots (2 to 4). */
+enum sps_err sps_bytewriter_start(struct sps_bytewriter **wp, FILE *f,
+    int nslots);
 
 /* Wait until the thread is done with the next slot; *buf (may be NULL)
  * is memory of the slot's own to fill.  SPS_EIO when a write failed (the
@@ -26,8 +29,8 @@ enum sps_err sps_bytewriter_next(struct sps_bytewriter *w,
 
 /* Hand the thread bytes of data for the slot of the last
  * sps_bytewriter_next: its own memory, or the caller's, which must stay
- * as it is until the slot comes round again (the next call but one) or
- * sps_bytewriter_finish. */
+ * as it is until the slot comes round again (sps_bytewriter_next after
+ * nslots - 1 more submits) or sps_bytewriter_finish. */
 void sps_bytewriter_submit(struct sps_bytewriter *w, const void *data,
     size_t bytes);
 

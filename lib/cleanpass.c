@@ -130,7 +130,7 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 	for (i = 0; i < 3 && e == SPS_OK; i++)
 		e = sps_device_host_alloc((void **)&raw[i], max * sb, "the "
 		    "spectra to clean");
-	if (e != SPS_OK || (e = sps_bytewriter_start(&bw, w->f)) != SPS_OK) {
+	if (e != SPS_OK || (e = sps_bytewriter_start(&bw, w->f, 2)) != SPS_OK) {
 		free_runs(raw);
 		return e;
 	}

@@ -226,7 +226,10 @@ sps_dedisp_out_open(struct sps_dedisp_out **op,
 }
 
 /* An integer block packed here and written by the stream's thread
- * (bytewriter.h). */
+ * (bytewriter.h), from three slots: a reader that starts late, or takes
+ * a block at a time, then finds the next packed and waiting. */
+#define STREAM_SLOTS	3
+
 static enum sps_err
 pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 {
@@ -235,7 +238,7 @@ pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 	enum sps_err e;
 
 	if ((o->packed == NULL && (e = sps_bytewriter_start(&o->packed,
-	    o->stream.f)) != SPS_OK) ||
+	    o->stream.f, STREAM_SLOTS)) != SPS_OK) ||
 	    (e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK ||
 	    (e = sps_dmtime_pack_block(&o->stream_hdr, out, nout, &o->nclipped,
 	    buf, &bytes)) != SPS_OK)
