@@ -1,5 +1,8 @@
 /* readahead.c: one block read ahead of the search (readahead.h).  Two
- * slots: the thread fills the one the caller does not hold. */
+ * slots: the thread fills the one the caller does not hold.  It makes
+ * each slot when it first needs it, so that the first block is read
+ * while the second slot is not yet page-locked (tens of ms for hundreds
+ * of MB). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +12,8 @@
 #include "readahead.h"
 
 struct slot {
-	float		*values;
+	float		*values;	/* NULL until first filled */
+	int		 pinned;	/* values page-locked */
 	size_t		 n;
 	int		 full;		/* read, not yet handed out */
 	enum sps_err	 e;
@@ -23,11 +27,35 @@ struct sps_readahead {
 	int			 held;		/* the slot the caller holds, or
 						 * -1 */
 	int			 stop;
-	int			 pinned;	/* slots page-locked */
+	int			 pin;		/* slots page-locked, if they
+						 * can be */
+	size_t			 bytes;		/* of a slot */
 	pthread_t		 tid;
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
 };
+
+/* Make slot s: page-locked where asked and possible, else ordinary
+ * memory. */
+static enum sps_err
+make_slot(struct sps_readahead *r, struct slot *s)
+{
+	if (r->pin && sps_device_host_reserve((void **)&s->values, r->bytes,
+	    "blocks read ahead") == SPS_OK) {
+		if (sps_device_host_register(s->values, r->bytes, "blocks "
+		    "read ahead") == SPS_OK) {
+			s->pinned = 1;
+			sps_trace("read-ahead: a slot of %zu MB, page-locked",
+			    r->bytes >> 20);
+			return SPS_OK;
+		}
+		sps_device_host_free(s->values);
+	}
+	if ((s->values = malloc(r->bytes)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory for blocks of %zu "
+		    "bytes", r->bytes);
+	return SPS_OK;
+}
 
 /* Fill slot i; the end or an error ends the thread. */
 static int
@@ -35,7 +63,9 @@ fill(struct sps_readahead *r, int i)
 {
 	struct slot *s = &r->slot[i];
 
-	s->e = sps_dmtime_in_read(r->in, s->values, &s->n);
+	s->n = 0;
+	if ((s->e = s->values == NULL ? make_slot(r, s) : SPS_OK) == SPS_OK)
+		s->e = sps_dmtime_in_read(r->in, s->values, &s->n);
 	sps_trace("read-ahead: a block of %zu samples", s->n);
 	if (s->e != SPS_OK)
 		snprintf(s->msg, sizeof(s->msg), "%s", sps_errmsg());
@@ -74,7 +104,7 @@ free_slots(struct sps_readahead *r)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (r->pinned)
+		if (r->slot[i].pinned)
 			sps_device_host_free(r->slot[i].values);
 		else
 			free(r->slot[i].values);
@@ -82,55 +112,24 @@ free_slots(struct sps_readahead *r)
 	}
 }
 
-/* Page-locked slots where asked and possible, else ordinary memory. */
-static enum sps_err
-alloc_slots(struct sps_readahead *r, size_t bytes)
-{
-	int i;
-
-	for (i = 0; r->pinned && i < 2; i++)
-		if (sps_device_host_reserve((void **)&r->slot[i].values, bytes,
-		    "blocks read ahead") != SPS_OK ||
-		    sps_device_host_register(r->slot[i].values, bytes,
-		    "blocks read ahead") != SPS_OK) {
-			free_slots(r);
-			r->pinned = 0;
-		}
-	for (i = 0; !r->pinned && i < 2; i++)
-		if ((r->slot[i].values = malloc(bytes)) == NULL) {
-			free_slots(r);
-			return sps_fail(SPS_ENOMEM, "out of memory for blocks "
-			    "of %zu bytes", bytes);
-		}
-	return SPS_OK;
-}
-
 enum sps_err
 sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
     int pinned)
 {
 	struct sps_readahead *r;
-	enum sps_err e;
 
 	*rp = NULL;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	r->in = in;
 	r->held = -1;
-	r->pinned = pinned;
-	if ((e = alloc_slots(r, in->max_values * sizeof(float) + 1)) !=
-	    SPS_OK) {
-		free(r);
-		return e;
-	}
-	sps_trace("read-ahead: two blocks of %zu MB%s", in->max_values *
-	    sizeof(float) >> 20, r->pinned ? ", page-locked" : "");
+	r->pin = pinned;
+	r->bytes = in->max_values * sizeof(float) + 1;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	if (pthread_create(&r->tid, NULL, run, r) != 0) {
 		pthread_mutex_destroy(&r->mu);
 		pthread_cond_destroy(&r->cv);
-		free_slots(r);
 		free(r);
 		return sps_fail(SPS_ENOMEM, "cannot start a reading thread");
 	}
