@@ -86,6 +86,9 @@ struct sps_gpu_search {
 	size_t		*d_inoff, *inoff, inoff_n;
 	float		*d_stage;
 	size_t		 stage_cap;
+	double2		*d_unpack;	/* each trial's scale and offset */
+	double		 unpack_key[3];	/* of packed blocks: nbits, scale,
+					 * offset they were made for */
 	struct dfound	*d_found;
 	unsigned	*d_nfound;
 	size_t		 found_cap;
@@ -326,7 +329,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 	extern __shared__ float4 cached4[];
 	__shared__ double sh[3 * NOISE_NT / 32 + 3];
 	const struct dtrial tr = d.trial[blockIdx.x], *t = &tr;
-	size_t n = window_len(t, j, nbase / (uint64_t)t->f), i;
+	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
 	struct span x = { (float *)cached4, window_at(&d, t, j),
 	    n < cache ? n : cache };
 	double m, sd;
@@ -902,6 +905,37 @@ copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
 	    (size_t)gridDim.x * blockDim.x);
 }
 
+/* An 8- or 16-bit stream's sample i of a trial whose scale and offset
+ * are u, as dmtime.c unpacks it: (raw - mid) * scale + offset in double,
+ * rounded at each step (no fused multiply-add), then to float. */
+__device__ static float
+unpack_sample(const unsigned char *raw, size_t i, int nbits, double2 u)
+{
+	double v = nbits == 8 ? (double)raw[i] - 128.0 :
+	    (double)(raw[2 * i] | raw[2 * i + 1] << 8) - 32768.0;
+
+	return (float)__dadd_rn(__dmul_rn(v, u.x), u.y);
+}
+
+/* copy_in_kernel's copy from a packed block, unpacked on the way. */
+__global__ static void
+copy_in_packed_kernel(struct dstate d, const unsigned char *raw,
+    const size_t *inoff, const double2 *unpack, int nbits,
+    uint64_t from_base, uint64_t at_base, size_t nbase_part)
+{
+	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
+	size_t cnt = nbase_part / (size_t)t->f, i;
+	uint64_t at = at_base / (uint64_t)t->f;
+	float *dst = window_at(&d, t, at / t->win) + at % t->win;
+	const unsigned char *src = raw + (inoff[blockIdx.y] + from_base /
+	    (uint64_t)t->f) * (size_t)(nbits / 8);
+	double2 u = unpack[blockIdx.y];
+
+	for (i = blockIdx.x * blockDim.x + threadIdx.x; i < cnt;
+	    i += (size_t)gridDim.x * blockDim.x)
+		dst[i] = unpack_sample(src, i, nbits, u);
+}
+
 /* ---- the host's side ---- */
 
 static enum sps_err
@@ -1359,6 +1393,7 @@ sps_gpu_search_free(struct sps_gpu_search *g)
 	cudaFree((void *)d->wroot);
 	cudaFree(g->d_inoff);
 	cudaFree(g->d_stage);
+	cudaFree(g->d_unpack);
 	cudaFree(g->d_found);
 	cudaFree(g->d_nfound);
 	if (g->k0 != NULL)
@@ -1529,9 +1564,9 @@ block_offsets(struct sps_gpu_search *g, size_t n, size_t *total)
 }
 
 static enum sps_err
-stage(struct sps_gpu_search *g, const float *block, size_t floats,
-    const float **dblock)
+stage(struct sps_gpu_search *g, const void *block, size_t bytes)
 {
+	size_t floats = (bytes + sizeof(float) - 1) / sizeof(float);
 	enum sps_err e;
 
 	if (floats > g->stage_cap) {
@@ -1543,9 +1578,8 @@ stage(struct sps_gpu_search *g, const float *block, size_t floats,
 			return e;
 		g->stage_cap = floats;
 	}
-	CHECK(cudaMemcpyAsync(g->d_stage, block, floats * sizeof(float),
-	    cudaMemcpyHostToDevice, g->s));
-	*dblock = g->d_stage;
+	CHECK(cudaMemcpyAsync(g->d_stage, block, bytes, cudaMemcpyHostToDevice,
+	    g->s));
 	return SPS_OK;
 }
 
@@ -1557,30 +1591,32 @@ copy_blocks(size_t part)
 	return (unsigned)(b < 1 ? 1 : b > 64 ? 64 : b);
 }
 
-extern "C" enum sps_err
-sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
-    int on_device)
+/* A block on the device (src, floats, or raw, packed) copied into the
+ * windows, each window searched as it fills. */
+static enum sps_err
+copy_in(struct sps_gpu_search *g, const float *src, const unsigned char *raw,
+    int nbits, size_t n)
 {
-	size_t total, done = 0, part;
-	const float *src = block;
+	size_t done = 0, part;
 	enum sps_err e;
 
-	if (g->finished)
-		return sps_fail(SPS_EUSAGE, "GPU search fed after its end");
-	CHECK(cudaSetDevice(g->dev));
-	if ((e = block_offsets(g, n, &total)) != SPS_OK ||
-	    (!on_device && (e = stage(g, block, total, &src)) != SPS_OK))
-		return e;
 	/* up to each window's end, so a copy lands in one slot */
 	for (; done < n; done += part) {
 		size_t room = g->o.window - (size_t)(g->nbase % g->o.window);
+		dim3 grid;
 
 		part = n - done < room ? n - done : room;
+		grid = dim3(copy_blocks(part), (unsigned)g->ntrials);
 		/* a few blocks a trial, each thread a few samples: one
 		 * sample a thread, the blocks' start-up would cost more than
 		 * the copy */
-		copy_in_kernel<<<dim3(copy_blocks(part), (unsigned)g->ntrials),
-		    256, 0, g->s>>>(g->d, src, g->d_inoff, done, g->nbase, part);
+		if (raw != NULL)
+			copy_in_packed_kernel<<<grid, 256, 0, g->s>>>(g->d,
+			    raw, g->d_inoff, g->d_unpack, nbits, done,
+			    g->nbase, part);
+		else
+			copy_in_kernel<<<grid, 256, 0, g->s>>>(g->d, src,
+			    g->d_inoff, done, g->nbase, part);
 		CHECK_LAUNCH("copy_in_kernel");
 		g->nbase += part;
 		if (g->nbase % g->o.window == 0 && (e = advance(g)) != SPS_OK)
@@ -1588,6 +1624,70 @@ sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
 	}
 	CHECK(cudaStreamSynchronize(g->s));
 	return SPS_OK;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
+    int on_device)
+{
+	size_t total;
+	enum sps_err e;
+
+	if (g->finished)
+		return sps_fail(SPS_EUSAGE, "GPU search fed after its end");
+	CHECK(cudaSetDevice(g->dev));
+	if ((e = block_offsets(g, n, &total)) != SPS_OK ||
+	    (!on_device && (e = stage(g, block, total * sizeof(float))) !=
+	    SPS_OK))
+		return e;
+	return copy_in(g, on_device ? block : g->d_stage, NULL, 32, n);
+}
+
+/* Each trial's scale and offset for packed blocks of nbits (dmtime.h). */
+static enum sps_err
+unpack_params(struct sps_gpu_search *g, int nbits, double scale,
+    double offset)
+{
+	double key[3] = { (double)nbits, scale, offset };
+	double2 *u;
+	enum sps_err e;
+	int i;
+
+	if (g->d_unpack != NULL && memcmp(key, g->unpack_key, sizeof(key)) ==
+	    0)
+		return SPS_OK;
+	if (g->d_unpack == NULL && (e = dev_alloc(g, (void **)&g->d_unpack,
+	    (size_t)g->ntrials * sizeof(*u), "the unpacking")) != SPS_OK)
+		return e;
+	if ((u = (double2 *)malloc((size_t)g->ntrials * sizeof(*u))) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (i = 0; i < g->ntrials; i++)
+		u[i] = make_double2(scale * sqrt((double)g->trial[i].f),
+		    offset * g->trial[i].f);
+	e = upload(g, g->d_unpack, u, (size_t)g->ntrials * sizeof(*u));
+	free(u);
+	if (e == SPS_OK)
+		memcpy(g->unpack_key, key, sizeof(key));
+	return e;
+}
+
+extern "C" enum sps_err
+sps_gpu_search_feed_packed(struct sps_gpu_search *g, const unsigned char *raw,
+    size_t n, int nbits, double scale, double offset)
+{
+	size_t total;
+	enum sps_err e;
+
+	if (g->finished)
+		return sps_fail(SPS_EUSAGE, "GPU search fed after its end");
+	if (nbits != 8 && nbits != 16)
+		return sps_fail(SPS_EUSAGE, "packed blocks of %d bits", nbits);
+	CHECK(cudaSetDevice(g->dev));
+	if ((e = unpack_params(g, nbits, scale, offset)) != SPS_OK ||
+	    (e = block_offsets(g, n, &total)) != SPS_OK ||
+	    (e = stage(g, raw, total * (size_t)(nbits / 8))) != SPS_OK)
+		return e;
+	return copy_in(g, NULL, (const unsigned char *)g->d_stage, nbits, n);
 }
 
 extern "C" enum sps_err

@@ -301,6 +301,33 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 	return e;
 }
 
+size_t
+sps_dmtime_block_bytes(const struct sps_header *h, size_t n)
+{
+	size_t bytes = 0;
+	int i;
+
+	for (i = 0; i < h->ndms; i++)
+		bytes += sps_packed_bytes(n / (size_t)h->scrunch[i], h->nbits);
+	return bytes;
+}
+
+enum sps_err
+sps_dmtime_read_packed(FILE *in, const struct sps_header *h,
+    unsigned char *raw, size_t *n)
+{
+	enum sps_err e;
+	size_t bytes;
+
+	if (h->nbits != 8 && h->nbits != 16)
+		return sps_fail(SPS_EUSAGE, "packed blocks of %d bits",
+		    h->nbits);
+	if ((e = sps_dmtime_read_frame(in, h, n)) != SPS_OK)
+		return e;
+	bytes = sps_dmtime_block_bytes(h, *n);
+	return read_part(in, raw, 0, bytes, bytes);
+}
+
 /* One trial's sum of v (squares: of (v - mean f)^2) over f, in four
  * partial sums: a single chain of additions would wait on each. */
 static double

@@ -59,6 +59,17 @@ enum sps_err sps_dmtime_pack_block(const struct sps_header *h,
 enum sps_err sps_dmtime_read_block(FILE *in, const struct sps_header *h,
     float *values, size_t *n, struct sps_dmtime_scratch *s);
 
+/* Bytes of an integer block's samples, its 8 opening bytes not
+ * counted. */
+size_t sps_dmtime_block_bytes(const struct sps_header *h, size_t n);
+
+/* Read the next integer block's samples into raw (room for the bytes of
+ * sps_block base samples) as they are, for the GPU to unpack (each as
+ * sps_dmtime_read_block would, in double, then to float); sets *n and
+ * fails as sps_dmtime_read_block does. */
+enum sps_err sps_dmtime_read_packed(FILE *in, const struct sps_header *h,
+    unsigned char *raw, size_t *n);
+
 /* Scale and offset for integer output from a first block of float
  * values (mean and rms per unscrunched sample): 8-bit spans +-16 rms of
  * each trial's noise, 16-bit +-256 rms.  Sets sps_scale and sps_offset

@@ -26,6 +26,7 @@ check_stream(struct sps_dmtime_in *in)
 		in->nsamples = (uint64_t)h->nsamples;
 	in->max_block = (size_t)h->sps_block;
 	in->max_values = sps_dmtime_block_values(h, in->max_block);
+	in->max_packed = sps_dmtime_block_bytes(h, in->max_block);
 	return SPS_OK;
 }
 
@@ -162,6 +163,27 @@ sps_dmtime_in_read(struct sps_dmtime_in *in, float *values, size_t *n)
 	if (in->is_series)
 		return read_series(in, values, n);
 	e = sps_dmtime_read_block(in->f, &in->hdr, values, n, &in->scratch);
+	if (e == SPS_EEOF)
+		return SPS_OK;
+	if (e != SPS_OK)
+		return sps_fail(e, "%s: %s", in->name, sps_errmsg());
+	return SPS_OK;
+}
+
+int
+sps_dmtime_in_packed(const struct sps_dmtime_in *in)
+{
+	return !in->is_series && (in->hdr.nbits == 8 || in->hdr.nbits == 16);
+}
+
+enum sps_err
+sps_dmtime_in_read_packed(struct sps_dmtime_in *in, unsigned char *raw,
+    size_t *n)
+{
+	enum sps_err e;
+
+	*n = 0;
+	e = sps_dmtime_read_packed(in->f, &in->hdr, raw, n);
 	if (e == SPS_EEOF)
 		return SPS_OK;
 	if (e != SPS_OK)

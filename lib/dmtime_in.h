@@ -25,6 +25,8 @@ struct sps_dmtime_in {
 	uint64_t		 nsamples;	/* base samples; 0: unknown */
 	size_t			 max_block;	/* base samples */
 	size_t			 max_values;	/* floats of the largest block */
+	size_t			 max_packed;	/* its bytes, packed (8, 16
+						 * bits) */
 	unsigned char		*raw;		/* a series' packed block */
 	struct sps_dmtime_scratch scratch;	/* a stream's */
 };
@@ -40,6 +42,13 @@ enum sps_err sps_dmtime_in_open(struct sps_dmtime_in *in, const char *path);
  * the end. */
 enum sps_err sps_dmtime_in_read(struct sps_dmtime_in *in, float *values,
     size_t *n);
+
+/* Whether blocks can be read packed (an 8- or 16-bit stream), and the
+ * next block so (room for max_packed bytes), as dmtime.h's
+ * sps_dmtime_read_packed. */
+int sps_dmtime_in_packed(const struct sps_dmtime_in *in);
+enum sps_err sps_dmtime_in_read_packed(struct sps_dmtime_in *in,
+    unsigned char *raw, size_t *n);
 
 void sps_dmtime_in_close(struct sps_dmtime_in *in);
 

@@ -56,7 +56,12 @@ sps_gpu_search_bytes(const struct sps_gpu_search_opts *o, int ntrials,
 	b += nt * TRIAL_BYTES + nplans * PLAN_BYTES + (maxw + 2.0) *
 	    (sizeof(int) + 2 * sizeof(float)) + sizeof(unsigned) +
 	    (double)FOUND_FIRST * FOUND_BYTES;
-	return b + (double)stage_floats * sizeof(float);
+	/* blocks from the host, and each trial's scale and offset should
+	 * they come packed */
+	if (stage_floats > 0)
+		b += (double)stage_floats * sizeof(float) + nt * 2 *
+		    sizeof(double);
+	return b;
 }
 
 #ifndef SPS_HAVE_CUDA
@@ -87,6 +92,19 @@ sps_gpu_search_feed(struct sps_gpu_search *g, const float *block, size_t n,
 	(void)block;
 	(void)n;
 	(void)on_device;
+	return sps_fail(SPS_EUSAGE, "built without CUDA");
+}
+
+enum sps_err
+sps_gpu_search_feed_packed(struct sps_gpu_search *g, const unsigned char *raw,
+    size_t n, int nbits, double scale, double offset)
+{
+	(void)g;
+	(void)raw;
+	(void)n;
+	(void)nbits;
+	(void)scale;
+	(void)offset;
 	return sps_fail(SPS_EUSAGE, "built without CUDA");
 }
 

@@ -66,6 +66,13 @@ void sps_gpu_search_free(struct sps_gpu_search *g);
 enum sps_err sps_gpu_search_feed(struct sps_gpu_search *g,
     const float *block, size_t n, int on_device);
 
+/* The same with an 8- or 16-bit DM-time stream's block as read (dmtime.h,
+ * whose header gives nbits, scale and offset), unpacked on the device
+ * as dmtime.c's CPU unpacks it, to the same floats. */
+enum sps_err sps_gpu_search_feed_packed(struct sps_gpu_search *g,
+    const unsigned char *raw, size_t n, int nbits, double scale,
+    double offset);
+
 /* Device bytes, predicted in any build, that a search of these
  * arguments holds, with stage_floats floats of a block from the host
  * (0 when blocks come in device memory); the boxcars found past the

@@ -12,8 +12,8 @@
 #include "readahead.h"
 
 struct slot {
-	float		*values;	/* NULL until first filled */
-	int		 pinned;	/* values page-locked */
+	void		*data;		/* NULL until first filled */
+	int		 pinned;	/* data page-locked */
 	size_t		 n;
 	int		 full;		/* read, not yet handed out */
 	enum sps_err	 e;
@@ -29,6 +29,7 @@ struct sps_readahead {
 	int			 stop;
 	int			 pin;		/* slots page-locked, if they
 						 * can be */
+	int			 packed;	/* blocks as read, not unpacked */
 	size_t			 bytes;		/* of a slot */
 	pthread_t		 tid;
 	pthread_mutex_t		 mu;
@@ -40,18 +41,18 @@ struct sps_readahead {
 static enum sps_err
 make_slot(struct sps_readahead *r, struct slot *s)
 {
-	if (r->pin && sps_device_host_reserve((void **)&s->values, r->bytes,
+	if (r->pin && sps_device_host_reserve(&s->data, r->bytes,
 	    "blocks read ahead") == SPS_OK) {
-		if (sps_device_host_register(s->values, r->bytes, "blocks "
+		if (sps_device_host_register(s->data, r->bytes, "blocks "
 		    "read ahead") == SPS_OK) {
 			s->pinned = 1;
 			sps_trace("read-ahead: a slot of %zu MB, page-locked",
 			    r->bytes >> 20);
 			return SPS_OK;
 		}
-		sps_device_host_free(s->values);
+		sps_device_host_free(s->data);
 	}
-	if ((s->values = malloc(r->bytes)) == NULL)
+	if ((s->data = malloc(r->bytes)) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory for blocks of %zu "
 		    "bytes", r->bytes);
 	return SPS_OK;
@@ -64,8 +65,10 @@ fill(struct sps_readahead *r, int i)
 	struct slot *s = &r->slot[i];
 
 	s->n = 0;
-	if ((s->e = s->values == NULL ? make_slot(r, s) : SPS_OK) == SPS_OK)
-		s->e = sps_dmtime_in_read(r->in, s->values, &s->n);
+	s->e = s->data == NULL ? make_slot(r, s) : SPS_OK;
+	if (s->e == SPS_OK)
+		s->e = r->packed ? sps_dmtime_in_read_packed(r->in, s->data,
+		    &s->n) : sps_dmtime_in_read(r->in, s->data, &s->n);
 	sps_trace("read-ahead: a block of %zu samples", s->n);
 	if (s->e != SPS_OK)
 		snprintf(s->msg, sizeof(s->msg), "%s", sps_errmsg());
@@ -105,16 +108,16 @@ free_slots(struct sps_readahead *r)
 
 	for (i = 0; i < 2; i++) {
 		if (r->slot[i].pinned)
-			sps_device_host_free(r->slot[i].values);
+			sps_device_host_free(r->slot[i].data);
 		else
-			free(r->slot[i].values);
-		r->slot[i].values = NULL;
+			free(r->slot[i].data);
+		r->slot[i].data = NULL;
 	}
 }
 
 enum sps_err
 sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
-    int pinned)
+    int pinned, int packed)
 {
 	struct sps_readahead *r;
 
@@ -124,7 +127,9 @@ sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
 	r->in = in;
 	r->held = -1;
 	r->pin = pinned;
-	r->bytes = in->max_values * sizeof(float) + 1;
+	r->packed = packed && sps_dmtime_in_packed(in);
+	r->bytes = (r->packed ? in->max_packed : in->max_values *
+	    sizeof(float)) + 1;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	if (pthread_create(&r->tid, NULL, run, r) != 0) {
@@ -138,8 +143,7 @@ sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
 }
 
 enum sps_err
-sps_readahead_next(struct sps_readahead *r, const float **values,
-    size_t *n)
+sps_readahead_next(struct sps_readahead *r, const void **data, size_t *n)
 {
 	struct slot *s = &r->slot[r->next];
 	enum sps_err e;
@@ -153,7 +157,7 @@ sps_readahead_next(struct sps_readahead *r, const float **values,
 	while (!s->full)
 		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
-	*values = s->values;
+	*data = s->data;
 	*n = s->n;
 	if ((e = s->e) != SPS_OK)
 		return sps_fail(e, "%s", s->msg);
@@ -180,4 +184,10 @@ sps_readahead_stop(struct sps_readahead *r)
 	pthread_cond_destroy(&r->cv);
 	free_slots(r);
 	free(r);
+}
+
+int
+sps_readahead_packed(const struct sps_readahead *r)
+{
+	return r->packed;
 }

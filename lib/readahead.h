@@ -13,14 +13,19 @@ struct sps_readahead;
 
 /* Start reading in, which the read-ahead then owns until stopped; with
  * pinned, into page-locked blocks (devices.h) that copy to a GPU at its
- * full rate, where they can be had. */
+ * full rate, where they can be had; with packed, an 8- or 16-bit
+ * stream's blocks as they were read, for a GPU to unpack (a quarter or
+ * half of the floats' bytes to copy, and no unpacking here). */
 enum sps_err sps_readahead_start(struct sps_readahead **rp,
-    struct sps_dmtime_in *in, int pinned);
+    struct sps_dmtime_in *in, int pinned, int packed);
 
-/* The next block: *values (max_values floats at most, valid until the
- * next call), *n base samples, 0 at the end. */
-enum sps_err sps_readahead_next(struct sps_readahead *r,
-    const float **values, size_t *n);
+/* Whether blocks come packed (asked, and the stream an integer one). */
+int sps_readahead_packed(const struct sps_readahead *r);
+
+/* The next block: *data (max_values floats, or max_packed bytes packed,
+ * at most; valid until the next call), *n base samples, 0 at the end. */
+enum sps_err sps_readahead_next(struct sps_readahead *r, const void **data,
+    size_t *n);
 
 /* Stop the thread (waiting for a read in progress) and free the blocks. */
 void sps_readahead_stop(struct sps_readahead *r);

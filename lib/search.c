@@ -708,6 +708,24 @@ sps_search_feed_device(struct sps_search *s, const float *block, size_t n)
 }
 
 enum sps_err
+sps_search_feed_packed(struct sps_search *s, const unsigned char *raw,
+    size_t n, const struct sps_header *h)
+{
+	enum sps_err e;
+
+	if (s->gpu == NULL)
+		return sps_fail(SPS_EUSAGE, "a packed block for a search on "
+		    "the CPU");
+	if (s->finished)
+		return sps_fail(SPS_EUSAGE, "search fed after its end");
+	s->nbase += n;
+	if ((e = sps_gpu_search_feed_packed(s->gpu, raw, n, h->nbits,
+	    h->sps_scale, h->sps_offset)) != SPS_OK)
+		return gpu_fail(s, e);
+	return gpu_events(s);
+}
+
+enum sps_err
 sps_search_finish(struct sps_search *s)
 {
 	enum sps_err e;

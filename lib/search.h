@@ -78,6 +78,12 @@ enum sps_err sps_search_feed(struct sps_search *s, const float *block,
 enum sps_err sps_search_feed_device(struct sps_search *s, const float *block,
     size_t n);
 
+/* The same with an 8- or 16-bit stream's block as read (dmtime.h's
+ * sps_dmtime_read_packed; h the stream's header), unpacked on the GPU (a
+ * GPU search only). */
+enum sps_err sps_search_feed_packed(struct sps_search *s,
+    const unsigned char *raw, size_t n, const struct sps_header *h);
+
 /* No more data: search the rest. */
 enum sps_err sps_search_finish(struct sps_search *s);
 

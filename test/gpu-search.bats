@@ -3,7 +3,9 @@
 # events as the CPU's (same trial, sample and width; S/N within 1e-4
 # relative, and the 4 decimals of the text), for every algorithm, scrunched
 # trials, white noise, a file that ends in a short window and a low
-# threshold; the fused search and its pipe give byte-identical candidates.
+# threshold; 8- and 16-bit streams unpacked on the GPU give the events of
+# the same streams unpacked on the host, byte for byte; the fused search
+# and its pipe give byte-identical candidates.
 # Without a usable CUDA device the comparisons skip with the reason,
 # unless SPS_REQUIRE_GPU=1; the refusals are tested everywhere.
 # Also requires: sps-fake, sps-dedisperse, sps-header
@@ -88,6 +90,23 @@ same_events() {
 	same_events
 	same_events --white
 	same_events -s 4.5 --baseline 1
+}
+
+@test "gpu-search: 8- and 16-bit streams unpacked on the GPU: the floats the CPU unpacks" {
+	need_gpu
+	for args in "-b 8" "-b 16" "-b 8 --scrunch"; do
+		# shellcheck disable=SC2086
+		make_dmt $args
+		same_events
+		sps-boxcar -q --gpu dmt >gpu.ev
+		SPS_GPU_HOST_UNPACK=1 sps-boxcar -q --gpu dmt >host.ev
+		cmp gpu.ev host.ev ||
+		    fail "$args: unpacked on the GPU and on the host differ"
+		# through a pipe, as sps-dedisperse | sps-boxcar runs
+		sps-boxcar -q --gpu <dmt | grep -v '^# input' >piped.ev
+		grep -v '^# input' gpu.ev | cmp - piped.ev ||
+		    fail "$args: a pipe differs from a file"
+	done
 }
 
 @test "gpu-search: the fused search and its pipe give the same candidates" {
