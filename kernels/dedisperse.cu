@@ -483,6 +483,7 @@ alloc_slots(struct sps_gpu_dedisp *p)
 		CHECK(cudaEventCreate(&s->uploaded));
 		CHECK(cudaEventCreate(&s->k_start));
 		CHECK(cudaEventCreate(&s->k_stop));
+		CHECK(cudaEventCreate(&s->out_ready));
 		CHECK(cudaEventCreate(&s->downloaded));
 	}
 	return SPS_OK;
@@ -837,10 +838,15 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	p->staged = 0;
 	p->last = (p->head + p->queued) % 2;
 	p->queued++;
-	if ((e = run_kernels(p, s)) != SPS_OK)
+	if ((e = run_kernels(p, s)) != SPS_OK ||
+	    (e = gpu_pack_gulp(p, s)) != SPS_OK)
 		return e;
-	CHECK(cudaStreamWaitEvent(p->s_out, s->k_stop, 0));
-	if (out != NULL)
+	CHECK(cudaEventRecord(s->out_ready, p->s_run));
+	CHECK(cudaStreamWaitEvent(p->s_out, s->out_ready, 0));
+	if (out != NULL && s->packed_bytes > 0)
+		CHECK(cudaMemcpyAsync(out, s->d_packed, s->packed_bytes,
+		    cudaMemcpyDeviceToHost, p->s_out));
+	else if (out != NULL)
 		CHECK(cudaMemcpyAsync(out, s->d_out, s->out_floats *
 		    sizeof(float), cudaMemcpyDeviceToHost, p->s_out));
 	CHECK(cudaEventRecord(s->downloaded, p->s_out));
@@ -908,6 +914,20 @@ sps_gpu_dedisp_execute(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	return sps_gpu_dedisp_wait(p, kernel_ms);
 }
 
+extern "C" enum sps_err
+sps_gpu_dedisp_packed(const struct sps_gpu_dedisp *p, size_t *bytes,
+    unsigned long long *clipped)
+{
+	const struct gpu_slot *s = p->done >= 0 ? &p->slot[p->done] : NULL;
+
+	*bytes = s != NULL ? s->packed_bytes : 0;
+	*clipped = 0;
+	if (*bytes > 0)
+		CHECK(cudaMemcpy(clipped, s->d_clipped, sizeof(*clipped),
+		    cudaMemcpyDeviceToHost));
+	return SPS_OK;
+}
+
 extern "C" const float *
 sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *p)
 {
@@ -925,6 +945,8 @@ free_slot(struct gpu_slot *s)
 {
 	cudaFree(s->d_raw);
 	cudaFree(s->d_out);
+	cudaFree(s->d_packed);
+	cudaFree(s->d_clipped);
 	cudaFree(s->d_offsets);
 	cudaFreeHost(s->h_offsets);
 	if (s->uploaded != NULL)
@@ -933,6 +955,8 @@ free_slot(struct gpu_slot *s)
 		cudaEventDestroy(s->k_start);
 	if (s->k_stop != NULL)
 		cudaEventDestroy(s->k_stop);
+	if (s->out_ready != NULL)
+		cudaEventDestroy(s->out_ready);
 	if (s->downloaded != NULL)
 		cudaEventDestroy(s->downloaded);
 }
@@ -955,6 +979,7 @@ sps_gpu_dedisp_free(struct sps_gpu_dedisp *p)
 	gpu_direct_free(p);
 	cudaFree(p->d_live);
 	cudaFree(p->d_shifts);
+	cudaFree(p->d_pack);
 	cudaFree(p->d_u8);
 	gpu_subband_free(p);
 	for (k = 0; p->d_level != NULL && k < p->nlevels; k++)

@@ -57,7 +57,11 @@ struct gpu_slot {
 	float		*out;		/* the caller's */
 	size_t		 out_floats;
 	size_t		 nin, nout;
-	cudaEvent_t	 uploaded, k_start, k_stop, downloaded;
+	unsigned char	*d_packed;	/* the gulp packed (streampack.cu) */
+	size_t		 packed_cap;
+	size_t		 packed_bytes;	/* of this gulp; 0: floats */
+	unsigned long long *d_clipped;	/* values clipped in packing */
+	cudaEvent_t	 uploaded, k_start, k_stop, out_ready, downloaded;
 };
 
 /* Lanes of the four words of v added to the accumulators of two pairs of
@@ -145,6 +149,9 @@ struct sps_gpu_dedisp {
 	cudaEvent_t	 tune_ev[4];	/* each path's timed run: start, stop */
 	double		 direct_ms[2];	/* each path's time in the trial */
 	char		 direct_line[DIRECT_LINE];	/* for the summary */
+	/* gulps packed for an 8- or 16-bit stream (streampack.cu) */
+	int		 pack_bits;	/* 0: floats */
+	struct pack_trial *d_pack;	/* each trial's scale and offset */
 };
 
 enum { DIRECT_CACHE, DIRECT_SHARED };
@@ -158,6 +165,10 @@ enum sps_err gpu_env_index(const char *name, int n, int *i);
 /* gpu_malloc counted in the plan. */
 enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
     const char *what);
+
+/* Queue the packing of slot s's gulp after its kernels, where the plan
+ * packs (sps_gpu_dedisp_pack); s->packed_bytes says whether it did. */
+enum sps_err gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s);
 
 /* gpu_alloc, then bytes copied from host. */
 enum sps_err gpu_upload(struct sps_gpu_dedisp *p, void **ptr,

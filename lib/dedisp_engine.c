@@ -66,6 +66,15 @@ struct sps_dedisp_engine {
 	size_t			 pending;	/* samples queued in !cur */
 	const float		*ready;	/* blocks not yet handed out */
 	size_t			 ready_left;	/* their samples */
+	int			 pack_nb;	/* bytes a value of gulps
+						 * packed on the GPU, or 0 */
+	const unsigned char	*ready_raw;	/* the ready blocks packed, or
+						 * NULL: floats */
+	unsigned long long	 ready_clipped;	/* in packing them */
+	const unsigned char	*raw;		/* the block last handed out,
+						 * packed, or NULL */
+	size_t			 raw_bytes;
+	unsigned long long	 raw_clipped;
 	uint64_t		 nout_total;
 	struct sps_dedisp_engine_times times;
 	char			 note[512];	/* info's note */
@@ -688,6 +697,9 @@ sps_dedisp_engine_memory(const struct sps_dedisp_plan *cpu,
 	    o->on_device) + side_bytes(h, sps_spectrum_bytes(h), 0, 1);
 	m->device = sps_gpu_dedisp_bytes(cpu, h, m->gulp + m->max_delay +
 	    clean_extra(o), m->gulp);
+	if (o->pack_bits > 0 && !o->on_device)	/* two gulps packed */
+		m->device += 2.0 * (sps_dedisp_out_size(cpu, m->gulp) *
+		    (double)o->pack_bits / 8 + 8.0 * (m->gulp / m->block + 1));
 	if (o->clean != NULL)
 		m->device += sps_gpu_clean_bytes(h, m->gulp + m->max_delay +
 		    clean_extra(o));
@@ -747,7 +759,8 @@ fill(struct sps_dedisp_engine *e, size_t nin)
 			break;
 	}
 	e->times.reading += sps_clock() - t0;
-	sps_trace("dedispersion: read to %zu of %zu spectra", e->have, nin);
+	sps_trace("dedispersion: read to %zu of %zu spectra in %.1f ms",
+	    e->have, nin, (sps_clock() - t0) * 1e3);
 	return err;
 }
 
@@ -972,6 +985,24 @@ step_cpu(struct sps_dedisp_engine *e)
 	return SPS_OK;
 }
 
+/* Whether the gulp waited for came packed (sps_dedisp_engine_pack). */
+static enum sps_err
+ready_packed(struct sps_dedisp_engine *e)
+{
+	size_t bytes;
+	enum sps_err err;
+
+	e->ready_raw = NULL;
+	if (e->pack_nb == 0)
+		return SPS_OK;
+	if ((err = sps_gpu_dedisp_packed(e->gpu, &bytes, &e->ready_clipped))
+	    != SPS_OK)
+		return err;
+	if (bytes > 0)
+		e->ready_raw = (const unsigned char *)e->ready;
+	return SPS_OK;
+}
+
 static enum sps_err
 wait_gpu(struct sps_dedisp_engine *e)
 {
@@ -982,9 +1013,12 @@ wait_gpu(struct sps_dedisp_engine *e)
 		return err;
 	e->times.waiting += sps_clock() - t0;
 	e->times.kernels += ms / 1e3;
-	sps_trace("dedispersion: gulp of %zu done", e->pending);
+	sps_trace("dedispersion: gulp of %zu done (kernels %.1f ms, waited "
+	    "%.1f ms)", e->pending, ms, (sps_clock() - t0) * 1e3);
 	e->ready = e->o.on_device ? sps_gpu_dedisp_device_out(e->gpu) :
 	    e->out[!e->cur];
+	if ((err = ready_packed(e)) != SPS_OK)
+		return err;
 	e->ready_left = e->pending;
 	e->pending = 0;
 	return SPS_OK;
@@ -1014,6 +1048,26 @@ step_gpu(struct sps_dedisp_engine *e)
 	return SPS_OK;
 }
 
+int
+sps_dedisp_engine_pack(struct sps_dedisp_engine *e, int nbits, double scale,
+    double offset)
+{
+	if (e->gpu == NULL || e->o.on_device || (nbits != 8 && nbits != 16) ||
+	    sps_gpu_dedisp_pack(e->gpu, nbits, scale, offset) != SPS_OK)
+		return 0;
+	e->pack_nb = nbits / 8;
+	return 1;
+}
+
+const unsigned char *
+sps_dedisp_engine_packed(const struct sps_dedisp_engine *e, size_t *bytes,
+    unsigned long long *clipped)
+{
+	*bytes = e->raw != NULL ? e->raw_bytes : 0;
+	*clipped = e->raw != NULL ? e->raw_clipped : 0;
+	return e->raw;
+}
+
 enum sps_err
 sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
     size_t *nout)
@@ -1023,6 +1077,7 @@ sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
 
 	*out = NULL;
 	*nout = 0;
+	e->raw = NULL;
 	while (e->ready_left == 0) {
 		if (e->done && e->pending == 0)
 			break;
@@ -1034,8 +1089,15 @@ sps_dedisp_engine_next(struct sps_dedisp_engine *e, const float **out,
 	if (e->ready_left == 0)
 		return SPS_OK;
 	n = e->ready_left < e->block ? e->ready_left : e->block;
-	*out = e->ready;
+	*out = e->ready_raw != NULL ? NULL : e->ready;
 	*nout = n;
+	if ((e->raw = e->ready_raw) != NULL) {
+		e->raw_bytes = 8 + sps_dedisp_out_size(e->cpu, n) *
+		    (size_t)e->pack_nb;
+		e->raw_clipped = e->ready_clipped;
+		e->ready_clipped = 0;	/* the gulp's, with its first block */
+		e->ready_raw += e->raw_bytes;
+	}
 	e->ready += sps_dedisp_out_size(e->cpu, n);
 	e->ready_left -= n;
 	e->nout_total += n;

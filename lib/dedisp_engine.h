@@ -63,6 +63,9 @@ struct sps_dedisp_engine_opts {
 	double			 device_share;	/* of the free GPU memory
 						 * the plan may hold (0:
 						 * 3/4) */
+	int			 pack_bits;	/* 8 or 16: blocks may come
+						 * packed so (its memory
+						 * counted); 0: floats */
 };
 
 /* What the engine chose, for the caller's summary. */
@@ -132,9 +135,26 @@ const struct sps_dedisp_plan *sps_dedisp_engine_plan(
     const struct sps_dedisp_engine *e);
 
 /* The next block: *nout base samples (0 at the end of the input) at
- * *out, on the host or, with on_device, in device memory.  The block
- * stays valid until the next call.  An input that ends before the first
- * block is complete gives SPS_EVALUE. */
+ * *out, on the host or, with on_device, in device memory; *out NULL
+ * when it came packed (sps_dedisp_engine_packed).  The block stays valid
+ * until the next call.  An input that ends before the first block is
+ * complete gives SPS_EVALUE. */
+/* Blocks of gulps dedispersed from now on come packed by the GPU into
+ * an 8- or 16-bit DM-time stream's blocks (gpu.h's sps_gpu_dedisp_pack,
+ * with the stream's scale and offset): 1 if so, 0 where the engine
+ * cannot (the CPU's, or on_device); gulps already queued come as
+ * floats. */
+int sps_dedisp_engine_pack(struct sps_dedisp_engine *e, int nbits,
+    double scale, double offset);
+
+/* The block the last sps_dedisp_engine_next handed out, if packed:
+ * *bytes of it, its 8 opening bytes first, ready to write, and the
+ * values clipped in packing (a gulp's, given with its first block);
+ * NULL when it came as floats. */
+const unsigned char *sps_dedisp_engine_packed(
+    const struct sps_dedisp_engine *e, size_t *bytes,
+    unsigned long long *clipped);
+
 enum sps_err sps_dedisp_engine_next(struct sps_dedisp_engine *e,
     const float **out, size_t *nout);
 

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "bytewriter.h"
+#include "clock.h"
 #include "dedisp_out.h"
 #include "dmtime.h"
 #include "presto.h"
@@ -234,16 +235,21 @@ static enum sps_err
 pack_stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 {
 	struct sps_dmtime_scratch *buf;
+	double t0 = sps_clock(), t1;
 	size_t bytes = 0;
 	enum sps_err e;
 
 	if ((o->packed == NULL && (e = sps_bytewriter_start(&o->packed,
 	    o->stream.f, STREAM_SLOTS)) != SPS_OK) ||
-	    (e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK ||
-	    (e = sps_dmtime_pack_block(&o->stream_hdr, out, nout, &o->nclipped,
+	    (e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK)
+		return e;
+	t1 = sps_clock();
+	if ((e = sps_dmtime_pack_block(&o->stream_hdr, out, nout, &o->nclipped,
 	    buf, &bytes)) != SPS_OK)
 		return e;
 	sps_bytewriter_submit(o->packed, buf->raw, bytes);
+	sps_trace("stream: a block packed in %.1f ms after %.1f ms waiting "
+	    "for the writer", (sps_clock() - t1) * 1e3, (t1 - t0) * 1e3);
 	return SPS_OK;
 }
 
@@ -266,6 +272,54 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 	else
 		e = pack_stream_block(o, out, nout);
 	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
+}
+
+int
+sps_dedisp_out_scale(const struct sps_dedisp_out *o, int *nbits,
+    double *scale, double *offset)
+{
+	if (o->tim != NULL || !o->started || o->stream_hdr.nbits == 32)
+		return 0;
+	*nbits = o->stream_hdr.nbits;
+	*scale = o->stream_hdr.sps_scale;
+	*offset = o->stream_hdr.sps_offset;
+	return 1;
+}
+
+/* bytes from src to dst by all threads: a block is hundreds of MB */
+static void
+copy_parallel(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+	size_t part = (size_t)1 << 22, nparts = (bytes + part - 1) / part;
+	long k;
+
+#pragma omp parallel for schedule(static)
+	for (k = 0; k < (long)nparts; k++) {
+		size_t at = (size_t)k * part;
+
+		memcpy(dst + at, src + at, bytes - at < part ? bytes - at :
+		    part);
+	}
+}
+
+enum sps_err
+sps_dedisp_out_packed(struct sps_dedisp_out *o, const unsigned char *raw,
+    size_t bytes, unsigned long long clipped)
+{
+	struct sps_dmtime_scratch *buf;
+	enum sps_err e;
+
+	if (o->tim != NULL || !o->started || o->packed == NULL)
+		return sps_fail(SPS_EUSAGE, "a packed block before the "
+		    "stream's first");
+	if ((e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK)
+		return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
+	if (sps_dmtime_scratch_room(buf, bytes) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	copy_parallel(buf->raw, raw, bytes);
+	sps_bytewriter_submit(o->packed, buf->raw, bytes);
+	o->nclipped += clipped;
+	return SPS_OK;
 }
 
 enum sps_err

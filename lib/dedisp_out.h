@@ -50,6 +50,17 @@ enum sps_err sps_dedisp_out_open(struct sps_dedisp_out **o,
 enum sps_err sps_dedisp_out_block(struct sps_dedisp_out *o,
     const struct sps_dedisp_plan *plan, const float *out, size_t nout);
 
+/* The stream's packing, once its first block has chosen it: 1 and the
+ * nbits, scale and offset of an 8- or 16-bit stream; 0 otherwise. */
+int sps_dedisp_out_scale(const struct sps_dedisp_out *o, int *nbits,
+    double *scale, double *offset);
+
+/* Write a block packed elsewhere with that scale (the GPU's,
+ * dedisp_engine.h): bytes of it, its 8 opening bytes first, of which
+ * clipped values were clipped.  Only after the stream's first block. */
+enum sps_err sps_dedisp_out_packed(struct sps_dedisp_out *o,
+    const unsigned char *raw, size_t bytes, unsigned long long clipped);
+
 /* Finish every output (the .inf files are written now) and free. */
 enum sps_err sps_dedisp_out_close(struct sps_dedisp_out *o);
 

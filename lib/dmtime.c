@@ -120,9 +120,8 @@ sps_dmtime_scratch_free(struct sps_dmtime_scratch *s)
 	s->cap = 0;
 }
 
-/* s's bytes, at least bytes of them (s->raw NULL when out of memory). */
-static unsigned char *
-scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
+unsigned char *
+sps_dmtime_scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
 {
 	if (bytes > s->cap) {
 		free(s->raw);
@@ -144,7 +143,7 @@ sps_dmtime_pack_block(const struct sps_header *h, const float *values,
 	size_t *at;
 
 	if ((at = packed_offsets(h, n)) != NULL &&
-	    (raw = scratch_room(s, 8 + at[h->ndms] + 1)) != NULL) {
+	    (raw = sps_dmtime_scratch_room(s, 8 + at[h->ndms] + 1)) != NULL) {
 		memcpy(raw, block_magic, 4);
 		memcpy(raw + 4, &n32, 4);
 		clipped = pack_block(h, values, n, at, raw + 8);
@@ -276,7 +275,7 @@ sps_dmtime_read_block(FILE *in, const struct sps_header *h, float *values,
 	if (s == NULL)
 		s = &own;
 	if ((at = packed_offsets(h, *n)) == NULL ||
-	    (raw = scratch_room(s, at[h->ndms] + 1)) == NULL) {
+	    (raw = sps_dmtime_scratch_room(s, at[h->ndms] + 1)) == NULL) {
 		free(at);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}

@@ -41,6 +41,10 @@ struct sps_dmtime_scratch {
 
 void sps_dmtime_scratch_free(struct sps_dmtime_scratch *s);
 
+/* s's bytes, at least bytes of them (NULL when out of memory). */
+unsigned char *sps_dmtime_scratch_room(struct sps_dmtime_scratch *s,
+    size_t bytes);
+
 /* Write one block (values as laid out above, float32); integer nbits
  * are packed with the header's scale and offset, clipping counted. */
 enum sps_err sps_dmtime_write_block(FILE *out, const struct sps_header *h,

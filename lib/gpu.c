@@ -186,6 +186,27 @@ sps_gpu_dedisp_device_out(const struct sps_gpu_dedisp *plan)
 }
 
 enum sps_err
+sps_gpu_dedisp_pack(struct sps_gpu_dedisp *plan, int nbits, double scale,
+    double offset)
+{
+	(void)plan;
+	(void)nbits;
+	(void)scale;
+	(void)offset;
+	return no_cuda();
+}
+
+enum sps_err
+sps_gpu_dedisp_packed(const struct sps_gpu_dedisp *plan, size_t *bytes,
+    unsigned long long *clipped)
+{
+	(void)plan;
+	*bytes = 0;
+	*clipped = 0;
+	return no_cuda();
+}
+
+enum sps_err
 sps_gpu_dedisp_prepare(struct sps_gpu_dedisp *plan)
 {
 	(void)plan;

@@ -115,6 +115,19 @@ enum sps_err sps_gpu_dedisp_stage(struct sps_gpu_dedisp *plan,
 enum sps_err sps_gpu_dedisp_wait(struct sps_gpu_dedisp *plan,
     double *kernel_ms);
 
+/* Gulps submitted from now on come out (to submit's out) as the blocks
+ * of an 8- or 16-bit DM-time stream (dmtime.h), each with its 8 opening
+ * bytes, packed with scale and offset as dmtime.c packs them on the
+ * host, to the same bytes; a gulp whose packed bytes would not fit where
+ * its floats would go comes out as floats. */
+enum sps_err sps_gpu_dedisp_pack(struct sps_gpu_dedisp *plan, int nbits,
+    double scale, double offset);
+
+/* The gulp last waited for: *bytes of packed blocks in out (0: floats)
+ * and *clipped, the values clipped in packing them. */
+enum sps_err sps_gpu_dedisp_packed(const struct sps_gpu_dedisp *plan,
+    size_t *bytes, unsigned long long *clipped);
+
 /* The device memory of the gulp last waited for, laid out as submit's
  * out; it is overwritten by the second submit after that wait.  NULL
  * before the first wait. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # sps-dedisperse on the GPU: bit for bit the CPU's output on integer data,
 # every kernel shape that can ship, the engine's blocks left on the
-# device.  Without a usable CUDA device the comparison cases skip with the
+# device, 8- and 16-bit streams packed on the GPU.  Without a usable CUDA device the comparison cases skip with the
 # reason, unless SPS_REQUIRE_GPU=1 (set it on a GPU machine: a driver that
 # fails then fails the suite rather than skipping it); the refusal of
 # --gpu is tested everywhere.
@@ -160,6 +160,39 @@ tiles() {
 	same in.fil --dm 0 2000 --scrunch -k kill.txt --block 1000
 	same in.fil --dm 0 2000 --scrunch --block 4099
 	same in.fil --dm 0 2000 --block 20000
+}
+
+# packed_same OPTION...: the 8- or 16-bit stream of --gpu, packed on the
+# GPU after its first gulps, is the --cpu stream byte for byte, with the
+# same count of values clipped; packed on the host (SPS_GPU_HOST_PACK)
+# the same again
+packed_same() {
+	local clip
+
+	sps-dedisperse --cpu "$@" in.fil >cpu.dmt 2>cpu.err
+	sps-dedisperse --gpu "$@" in.fil >gpu.dmt 2>gpu.err
+	SPS_GPU_HOST_PACK=1 sps-dedisperse -q --gpu "$@" in.fil >host.dmt
+	cmp cpu.dmt gpu.dmt || fail "$*: packed on the GPU: $(aux-dmcmp \
+	    cpu.dmt gpu.dmt)"
+	cmp cpu.dmt host.dmt || fail "$*: packed on the host"
+	clip=$(grep 'values clipped' cpu.err) || clip=none
+	[ "$clip" = "$(grep 'values clipped' gpu.err || echo none)" ] ||
+	    fail "$*: CPU $clip; GPU $(grep clipped gpu.err)"
+}
+
+@test "gpu-dedisperse: 8- and 16-bit streams packed on the GPU: the CPU's bytes and clipping" {
+	need_gpu
+	# a pulse bright enough to clip 8 bits, many gulps (--block), the
+	# last block short
+	sps-fake -q --nchans 256 --tobs 4.1 --seed 3 --fch1 1500 --foff -1 \
+	    --pulse dm=60,t=1,width=2ms,snr=500 \
+	    --pulse dm=120,t=2.5,width=1ms,snr=15 >in.fil
+	packed_same -b 8 --dm 0 200 --block 4096
+	grep -q 'values clipped to 8 bits' gpu.err || fail "nothing clipped"
+	packed_same -b 16 --dm 0 200 --block 2048
+	packed_same -b 8 --dm 0 200 --scrunch --block 4096
+	packed_same -b 16 --dm 0 200 --scrunch --block 1000
+	packed_same -b 8 --dm 0 200
 }
 
 @test "gpu-dedisperse: the direct kernel through shared memory and through the cache" {
