@@ -22,15 +22,18 @@ enum sps_err sps_bytewriter_start(struct sps_bytewriter **wp, FILE *f,
     int nslots);
 
 /* Wait until the thread is done with the next slot; *buf (may be NULL)
- * is memory of the slot's own to fill.  SPS_EIO when a write failed (the
- * thread writes no more). */
+ * is memory of the slot's own to fill (sps_dmtime_scratch_room), whose
+ * bytes are not kept from one use to the next: to a pipe they are lent
+ * to it (pipewide.h) and fresh pages take their place.  SPS_EIO when a
+ * write failed (the thread writes no more). */
 enum sps_err sps_bytewriter_next(struct sps_bytewriter *w,
     struct sps_dmtime_scratch **buf);
 
 /* Hand the thread bytes of data for the slot of the last
- * sps_bytewriter_next: its own memory, or the caller's, which must stay
- * as it is until the slot comes round again (sps_bytewriter_next after
- * nslots - 1 more submits) or sps_bytewriter_finish. */
+ * sps_bytewriter_next: its own memory from its start, or the caller's,
+ * which must stay as it is until the slot comes round again
+ * (sps_bytewriter_next after nslots - 1 more submits) or
+ * sps_bytewriter_finish, and is copied. */
 void sps_bytewriter_submit(struct sps_bytewriter *w, const void *data,
     size_t bytes);
 

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "codec.h"
 #include "dmtime.h"
@@ -115,20 +117,33 @@ pack_block(const struct sps_header *h, const float *values, size_t n,
 void
 sps_dmtime_scratch_free(struct sps_dmtime_scratch *s)
 {
-	free(s->raw);
+	if (s->raw != NULL)
+		munmap(s->raw, s->cap);
 	s->raw = NULL;
 	s->cap = 0;
 }
 
+/* Whole pages of their own (pipewide.h's lending replaces them), on 2 MB
+ * pages where the system gives them. */
 unsigned char *
 sps_dmtime_scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
 {
-	if (bytes > s->cap) {
-		free(s->raw);
-		s->cap = 0;
-		if ((s->raw = malloc(bytes)) != NULL)
-			s->cap = bytes;
-	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
+	void *p;
+
+	if (bytes <= s->cap)
+		return s->raw;
+	sps_dmtime_scratch_free(s);
+	len = (bytes + page - 1) / page * page;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+	s->raw = p;
+	s->cap = len;
 	return s->raw;
 }
 

@@ -32,8 +32,9 @@ enum sps_err sps_dmtime_read_frame(FILE *in, const struct sps_header *h,
     size_t *n);
 
 /* The packed bytes of integer blocks, kept from block to block so that
- * a stream's blocks do not each fault in fresh pages.  Zeroed to start;
- * sps_dmtime_scratch_free frees it. */
+ * a stream's blocks do not each fault in fresh pages: whole pages of its
+ * own (cap bytes), which a pipe may be lent (pipewide.h).  Zeroed to
+ * start; sps_dmtime_scratch_free frees it. */
 struct sps_dmtime_scratch {
 	unsigned char	*raw;
 	size_t		 cap;

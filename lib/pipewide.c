@@ -1,11 +1,11 @@
 /* pipewide.c: wide pipes, fed by lending pages (pipewide.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <sys/ioctl.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
-#include <time.h>
 
 #include "pipewide.h"
 
@@ -33,7 +33,7 @@ sps_pipe_widen(int fd)
 int
 sps_pipe_can_lend(int fd)
 {
-#if defined(SPLICE_F_GIFT) && defined(FIONREAD)
+#ifdef SPLICE_F_GIFT
 	int flags = fcntl(fd, F_GETFL);
 
 	return is_pipe(fd) && flags >= 0 && !(flags & O_NONBLOCK);
@@ -43,13 +43,46 @@ sps_pipe_can_lend(int fd)
 #endif
 }
 
+/* Fresh pages over those holding the n bytes at p (p on a page). */
+static int
+renew(void *p, size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (n + page - 1) / page * page;
+
+	if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_FIXED, -1, 0) == MAP_FAILED)
+		return -1;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+	return 0;
+}
+
 ssize_t
-sps_pipe_lend(int fd, const void *p, size_t n)
+sps_pipe_lend(int fd, void *p, size_t n)
 {
 #ifdef SPLICE_F_GIFT
-	struct iovec iov = { (void *)(uintptr_t)p, n };
+	unsigned char *at = p;
+	size_t done = 0;
+	ssize_t k = 0;
+	int err;
 
-	return vmsplice(fd, &iov, 1, 0);
+	while (done < n) {
+		struct iovec iov = { at + done, n - done };
+
+		if ((k = vmsplice(fd, &iov, 1, 0)) < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		done += (size_t)k;
+	}
+	err = k < 0 ? errno : EIO;
+	/* once all is lent (a page may go in two parts), or failing */
+	if (done > 0 && renew(p, done) != 0)
+		return -1;
+	errno = done < n ? err : 0;
+	return done > 0 ? (ssize_t)done : -1;
 #else
 	(void)fd;
 	(void)p;
@@ -57,30 +90,4 @@ sps_pipe_lend(int fd, const void *p, size_t n)
 	errno = ENOSYS;
 	return -1;
 #endif
-}
-
-size_t
-sps_pipe_unread(int fd)
-{
-	int n = 0;
-
-#ifdef FIONREAD
-	if (ioctl(fd, FIONREAD, &n) != 0 || n < 0)
-		n = 0;
-#else
-	(void)fd;
-#endif
-	return (size_t)n;
-}
-
-void
-sps_pipe_wait_drained(int fd)
-{
-	struct timespec nap = { 0, 100000 };
-	struct pollfd pf = { fd, POLLOUT, 0 };
-
-	/* POLLERR: the reader has gone, and with it the need to wait */
-	while (sps_pipe_unread(fd) > 0 && (poll(&pf, 1, 0) < 0 ||
-	    (pf.revents & (POLLERR | POLLNVAL)) == 0))
-		nanosleep(&nap, NULL);
 }

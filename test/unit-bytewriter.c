@@ -1,12 +1,14 @@
-/* unit-bytewriter: blocks written by the bytewriter's thread reach a
- * pipe's reader as they were submitted, although the caller overwrites
- * each slot's memory as soon as sps_bytewriter_next hands it back, and
- * frees it as soon as sps_bytewriter_finish returns: to a pipe the pages
- * are lent (vmsplice), and must not be handed back before the reader has
- * read them.  Two to four slots, a slow reader, blocks smaller and
- * larger than the pipe; a header left in the stream's buffer before the
- * blocks; the same through a regular file; a reader that goes away is a
+/* unit-bytewriter: blocks written by the bytewriter's thread reach the
+ * reader as they were submitted.  The slots' own pages are lent to a
+ * pipe, and the caller refills a slot as soon as sps_bytewriter_next
+ * hands it back: the reader must still see what was lent, a slow reader
+ * and one that splices the pipe on into another (as pv does, which
+ * moves the lent pages and leaves the first pipe empty) alike; blocks
+ * smaller and larger than the pipe, two to four slots, a header left in
+ * the stream's buffer before the blocks.  The caller's own memory, and
+ * a regular file, are written as they are; a reader that goes away is a
  * write error, not a hang. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -31,6 +33,8 @@ struct reader {
 	size_t	 got;		/* bytes of blocks read */
 	size_t	 wrong;		/* bytes of blocks not as written */
 	int	 head_ok;
+	int	 splice_fd;	/* >= 0: the pipe it splices on from */
+	pthread_t forwarder;
 };
 
 static unsigned char
@@ -66,13 +70,29 @@ read_slowly(void *arg)
 	return NULL;
 }
 
-/* nblocks blocks of block bytes from nslots slots of the caller's
- * memory, each overwritten with garbage, then with the next block, as
- * soon as it is handed back; what sps_bytewriter_finish returns. */
-static enum sps_err
-write_blocks(FILE *f, size_t block, int nblocks, int nslots)
+/* Splices the writer's pipe on into the reader's as fast as it can. */
+static void *
+forward(void *arg)
 {
-	unsigned char *slot[4];
+	int *fd = arg;
+	ssize_t n;
+
+	while ((n = splice(fd[0], NULL, fd[1], NULL, 1 << 20, 0)) > 0)
+		;
+	close(fd[0]);
+	close(fd[1]);
+	return NULL;
+}
+
+/* nblocks blocks of block bytes from nslots slots, each filled with
+ * garbage, then with the next block, as soon as it is handed back: the
+ * slots' own memory (own), or the caller's; what sps_bytewriter_finish
+ * returns. */
+static enum sps_err
+write_blocks(FILE *f, size_t block, int nblocks, int nslots, int own)
+{
+	unsigned char *mine[4];
+	struct sps_dmtime_scratch *buf;
 	struct sps_bytewriter *w;
 	enum sps_err e = SPS_OK;
 	unsigned char *p;
@@ -80,12 +100,14 @@ write_blocks(FILE *f, size_t block, int nblocks, int nslots)
 	int k;
 
 	for (k = 0; k < nslots; k++)
-		assert_non_null(slot[k] = malloc(block));
+		assert_non_null(mine[k] = malloc(block));
 	assert_int_equal(sps_bytewriter_start(&w, f, nslots), SPS_OK);
 	for (k = 0; k < nblocks; k++) {
-		if ((e = sps_bytewriter_next(w, NULL)) != SPS_OK)
+		if ((e = sps_bytewriter_next(w, &buf)) != SPS_OK)
 			break;
-		p = slot[k % nslots];
+		p = own ? sps_dmtime_scratch_room(buf, block) : mine[k %
+		    nslots];
+		assert_non_null(p);
 		memset(p, 0xee, block);
 		for (j = 0; j < block; j++)
 			p[j] = pattern((size_t)k, j);
@@ -96,63 +118,84 @@ write_blocks(FILE *f, size_t block, int nblocks, int nslots)
 	else
 		sps_bytewriter_abort(w);
 	for (k = 0; k < nslots; k++) {
-		memset(slot[k], 0xee, block);
-		free(slot[k]);
+		memset(mine[k], 0xee, block);
+		free(mine[k]);
 	}
 	return e;
 }
 
-/* nblocks of block bytes through a pipe to a slow reader, which goes
- * after stop_after bytes (0: never); what the writer's finish gave. */
+/* nblocks of block bytes through a pipe to a slow reader, directly or
+ * (spliced) through a second pipe of 1 MB, which goes after stop_after
+ * bytes (0: never); what the writer's finish gave. */
 static enum sps_err
 through_pipe(struct reader *r, size_t block, int nblocks, int nslots,
-    size_t stop_after)
+    int own, int spliced, size_t stop_after)
 {
-	pthread_t tid;
+	int fd[2], fd2[2], link[2];
+	pthread_t tid, fwd;
 	enum sps_err e;
-	int fd[2];
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
 	r->block = block;
 	r->stop_after = stop_after;
 	assert_int_equal(pipe(fd), 0);
-	assert_non_null(r->f = fdopen(fd[0], "rb"));
+	if (spliced) {
+		assert_int_equal(pipe(fd2), 0);
+		(void)fcntl(fd2[1], F_SETPIPE_SZ, 1 << 20);
+		link[0] = fd[0];
+		link[1] = fd2[1];
+		assert_int_equal(pthread_create(&fwd, NULL, forward, link), 0);
+		assert_non_null(r->f = fdopen(fd2[0], "rb"));
+	} else
+		assert_non_null(r->f = fdopen(fd[0], "rb"));
 	assert_non_null(f = fdopen(fd[1], "wb"));
 	assert_int_equal(fputs(HEAD, f) >= 0, 1);	/* buffered */
 	assert_int_equal(pthread_create(&tid, NULL, read_slowly, r), 0);
-	e = write_blocks(f, block, nblocks, nslots);
+	e = write_blocks(f, block, nblocks, nslots, own);
 	fclose(f);
 	pthread_join(tid, NULL);
+	if (spliced)
+		pthread_join(fwd, NULL);
 	return e;
 }
 
 static void
-check_pipe(size_t block, int nblocks, int nslots)
+check_pipe(size_t block, int nblocks, int nslots, int own, int spliced)
 {
 	struct reader r;
 
-	assert_int_equal(through_pipe(&r, block, nblocks, nslots, 0), SPS_OK);
+	assert_int_equal(through_pipe(&r, block, nblocks, nslots, own,
+	    spliced, 0), SPS_OK);
 	assert_true(r.head_ok);
 	assert_int_equal(r.got, block * (size_t)nblocks);
 	assert_int_equal(r.wrong, 0);
 }
 
 static void
-blocks_smaller_than_the_pipe(void **state)
+own_pages_to_a_pipe(void **state)
 {
 	(void)state;
-	check_pipe(1000, 300, 2);
-	check_pipe(1000, 300, 4);
-	check_pipe(1, 50, 3);
+	check_pipe(1000, 300, 2, 1, 0);
+	check_pipe(1, 50, 3, 1, 0);
+	check_pipe(300001, 10, 2, 1, 0);
+	check_pipe(300001, 10, 4, 1, 0);
 }
 
 static void
-blocks_larger_than_the_pipe(void **state)
+own_pages_spliced_on(void **state)
 {
 	(void)state;
-	check_pipe(300001, 10, 2);
-	check_pipe(300001, 10, 3);
+	check_pipe(1000, 300, 2, 1, 1);
+	check_pipe(300001, 12, 3, 1, 1);
+}
+
+static void
+callers_memory_to_a_pipe(void **state)
+{
+	(void)state;
+	check_pipe(1000, 300, 2, 0, 0);
+	check_pipe(300001, 10, 3, 0, 1);
 }
 
 static void
@@ -160,24 +203,29 @@ to_a_file(void **state)
 {
 	unsigned char *all;
 	size_t block = 70001, j, n;
-	int nblocks = 5, k;
-	FILE *f;
+	int nblocks = 5, k, own;
 
 	(void)state;
-	assert_non_null(f = tmpfile());
-	assert_int_equal(fputs(HEAD, f) >= 0, 1);
-	assert_int_equal(write_blocks(f, block, nblocks, 3), SPS_OK);
-	rewind(f);
-	n = sizeof(HEAD) - 1 + block * (size_t)nblocks;
-	assert_non_null(all = malloc(n + 1));
-	assert_int_equal(fread(all, 1, n + 1, f), n);
-	assert_memory_equal(all, HEAD, sizeof(HEAD) - 1);
-	for (k = 0; k < nblocks; k++)
-		for (j = 0; j < block; j++)
-			assert_int_equal(all[sizeof(HEAD) - 1 + (size_t)k *
-			    block + j], pattern((size_t)k, j));
-	free(all);
-	fclose(f);
+	for (own = 0; own < 2; own++) {
+		FILE *f = tmpfile();
+
+		assert_non_null(f);
+		assert_int_equal(fputs(HEAD, f) >= 0, 1);
+		assert_int_equal(write_blocks(f, block, nblocks, 3, own),
+		    SPS_OK);
+		rewind(f);
+		n = sizeof(HEAD) - 1 + block * (size_t)nblocks;
+		assert_non_null(all = malloc(n + 1));
+		assert_int_equal(fread(all, 1, n + 1, f), n);
+		assert_memory_equal(all, HEAD, sizeof(HEAD) - 1);
+		for (k = 0; k < nblocks; k++)
+			for (j = 0; j < block; j++)
+				assert_int_equal(all[sizeof(HEAD) - 1 +
+				    (size_t)k * block + j], pattern((size_t)k,
+				    j));
+		free(all);
+		fclose(f);
+	}
 }
 
 static void
@@ -186,16 +234,20 @@ reader_gone(void **state)
 	struct reader r;
 
 	(void)state;
-	assert_int_equal(through_pipe(&r, 100000, 60, 2, 250000), SPS_EIO);
+	assert_int_equal(through_pipe(&r, 100000, 60, 2, 1, 0, 250000),
+	    SPS_EIO);
 	assert_int_equal(r.wrong, 0);
+	assert_int_equal(through_pipe(&r, 100000, 60, 2, 0, 0, 250000),
+	    SPS_EIO);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(blocks_smaller_than_the_pipe),
-		cmocka_unit_test(blocks_larger_than_the_pipe),
+		cmocka_unit_test(own_pages_to_a_pipe),
+		cmocka_unit_test(own_pages_spliced_on),
+		cmocka_unit_test(callers_memory_to_a_pipe),
 		cmocka_unit_test(to_a_file),
 		cmocka_unit_test(reader_gone),
 	};
