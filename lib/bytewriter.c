@@ -186,6 +186,39 @@ stop(struct sps_bytewriter *w, int drop)
 	return err;
 }
 
+/* bytes from src to dst by all threads: a block is tens or hundreds of
+ * MB */
+static void
+copy_parallel(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+	size_t part = (size_t)1 << 22, nparts = (bytes + part - 1) / part;
+	long k;
+
+#pragma omp parallel for schedule(static)
+	for (k = 0; k < (long)nparts; k++) {
+		size_t at = (size_t)k * part;
+
+		memcpy(dst + at, src + at, bytes - at < part ? bytes - at :
+		    part);
+	}
+}
+
+enum sps_err
+sps_bytewriter_copy(struct sps_bytewriter *w, const void *data, size_t bytes)
+{
+	struct sps_dmtime_scratch *buf = NULL;
+	enum sps_err e;
+
+	if ((e = sps_bytewriter_next(w, &buf)) != SPS_OK)
+		return e;
+	if (sps_dmtime_scratch_room(buf, bytes) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory for a block of %zu "
+		    "bytes to write", bytes);
+	copy_parallel(buf->raw, data, bytes);
+	sps_bytewriter_submit(w, buf->raw, bytes);
+	return SPS_OK;
+}
+
 enum sps_err
 sps_bytewriter_finish(struct sps_bytewriter *w)
 {

@@ -37,6 +37,12 @@ enum sps_err sps_bytewriter_next(struct sps_bytewriter *w,
 void sps_bytewriter_submit(struct sps_bytewriter *w, const void *data,
     size_t bytes);
 
+/* sps_bytewriter_next, then bytes of data copied (by all threads) into
+ * the slot's own memory and handed over: memory the caller is about to
+ * change, written as the slot's own (to a pipe, lent). */
+enum sps_err sps_bytewriter_copy(struct sps_bytewriter *w, const void *data,
+    size_t bytes);
+
 /* Wait for every block to be written, stop the thread and free w;
  * SPS_EIO when a write failed. */
 enum sps_err sps_bytewriter_finish(struct sps_bytewriter *w);

@@ -108,8 +108,9 @@ free_runs(unsigned char **raw)
 }
 
 /* Three runs at once: run k + 1 read by a thread, run k cleaned, run
- * k - 1 written by a thread (bytewriter.h), so that the reading, the
- * device and the output (a pipe drained at its reader's pace) overlap. */
+ * k - 1 written by a thread from a copy of its own (bytewriter.h), so
+ * that the reading, the device and the output (a pipe drained at its
+ * reader's pace) overlap. */
 static enum sps_err
 pass_gpu(struct sps_reader *r, struct sps_writer *w,
     struct sps_cleanstream *cs, struct sps_gpu_clean *g,
@@ -144,11 +145,6 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 	while (e == SPS_OK) {
 		got = rr[k].got;
 		nk = (k + 1) % 3;
-		/* raw[nk] held run k - 2: its slot free means it is written */
-		if ((e = sps_bytewriter_next(bw, NULL)) != SPS_OK) {
-			e = sps_writer_failed(w, e);
-			break;
-		}
 		rr[nk].n = run_length(cs, at + got, max);
 		threaded = read_start(&rr[nk], &tid);
 		t0 = sps_clock();
@@ -159,7 +155,11 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 			read_finish(&rr[nk], tid, threaded);
 			break;
 		}
-		sps_bytewriter_submit(bw, raw[k], got * sb);
+		if ((e = sps_bytewriter_copy(bw, raw[k], got * sb)) != SPS_OK) {
+			read_finish(&rr[nk], tid, threaded);
+			e = e == SPS_EIO ? sps_writer_failed(w, e) : e;
+			break;
+		}
 		at += got;
 		if (o->on_progress != NULL)
 			o->on_progress(r, at);

@@ -286,38 +286,17 @@ sps_dedisp_out_scale(const struct sps_dedisp_out *o, int *nbits,
 	return 1;
 }
 
-/* bytes from src to dst by all threads: a block is hundreds of MB */
-static void
-copy_parallel(unsigned char *dst, const unsigned char *src, size_t bytes)
-{
-	size_t part = (size_t)1 << 22, nparts = (bytes + part - 1) / part;
-	long k;
-
-#pragma omp parallel for schedule(static)
-	for (k = 0; k < (long)nparts; k++) {
-		size_t at = (size_t)k * part;
-
-		memcpy(dst + at, src + at, bytes - at < part ? bytes - at :
-		    part);
-	}
-}
-
 enum sps_err
 sps_dedisp_out_packed(struct sps_dedisp_out *o, const unsigned char *raw,
     size_t bytes, unsigned long long clipped)
 {
-	struct sps_dmtime_scratch *buf;
 	enum sps_err e;
 
 	if (o->tim != NULL || !o->started || o->packed == NULL)
 		return sps_fail(SPS_EUSAGE, "a packed block before the "
 		    "stream's first");
-	if ((e = sps_bytewriter_next(o->packed, &buf)) != SPS_OK)
+	if ((e = sps_bytewriter_copy(o->packed, raw, bytes)) != SPS_OK)
 		return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
-	if (sps_dmtime_scratch_room(buf, bytes) == NULL)
-		return sps_fail(SPS_ENOMEM, "out of memory");
-	copy_parallel(buf->raw, raw, bytes);
-	sps_bytewriter_submit(o->packed, buf->raw, bytes);
 	o->nclipped += clipped;
 	return SPS_OK;
 }
