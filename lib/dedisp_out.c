@@ -7,6 +7,7 @@
 
 #include "bytewriter.h"
 #include "clock.h"
+#include "dedisp_engine.h"
 #include "dedisp_out.h"
 #include "dmtime.h"
 #include "presto.h"
@@ -25,6 +26,7 @@ struct sps_dedisp_out {
 	int			 started;	/* headers written */
 	unsigned long long	 nclipped;
 	struct sps_bytewriter *packed;	/* an integer stream's */
+	int			 gpu_asked;	/* to pack the next gulps */
 	int			 in_nchans;	/* for the .inf files */
 	double			 in_foff, flow;
 };
@@ -274,33 +276,6 @@ stream_block(struct sps_dedisp_out *o, const float *out, size_t nout)
 	return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
 }
 
-int
-sps_dedisp_out_scale(const struct sps_dedisp_out *o, int *nbits,
-    double *scale, double *offset)
-{
-	if (o->tim != NULL || !o->started || o->stream_hdr.nbits == 32)
-		return 0;
-	*nbits = o->stream_hdr.nbits;
-	*scale = o->stream_hdr.sps_scale;
-	*offset = o->stream_hdr.sps_offset;
-	return 1;
-}
-
-enum sps_err
-sps_dedisp_out_packed(struct sps_dedisp_out *o, const unsigned char *raw,
-    size_t bytes, unsigned long long clipped)
-{
-	enum sps_err e;
-
-	if (o->tim != NULL || !o->started || o->packed == NULL)
-		return sps_fail(SPS_EUSAGE, "a packed block before the "
-		    "stream's first");
-	if ((e = sps_bytewriter_copy(o->packed, raw, bytes)) != SPS_OK)
-		return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
-	o->nclipped += clipped;
-	return SPS_OK;
-}
-
 enum sps_err
 sps_dedisp_out_block(struct sps_dedisp_out *o,
     const struct sps_dedisp_plan *plan, const float *out, size_t nout)
@@ -322,6 +297,49 @@ sps_dedisp_out_block(struct sps_dedisp_out *o,
 			e = sps_writer_raw(&o->dat[i], out + at, m *
 			    sizeof(float));
 		o->written[i] += m;
+	}
+	return e;
+}
+
+/* A block the engine packed (its 8 opening bytes first), written from
+ * a copy: the engine's buffer takes the gulp after next. */
+static enum sps_err
+packed_block(struct sps_dedisp_out *o, const unsigned char *raw,
+    size_t bytes, unsigned long long clipped)
+{
+	enum sps_err e;
+
+	if (o->tim != NULL || !o->started || o->packed == NULL)
+		return sps_fail(SPS_EUSAGE, "a packed block before the "
+		    "stream's first");
+	if ((e = sps_bytewriter_copy(o->packed, raw, bytes)) != SPS_OK)
+		return e == SPS_EIO ? sps_writer_failed(&o->stream, e) : e;
+	o->nclipped += clipped;
+	return SPS_OK;
+}
+
+enum sps_err
+sps_dedisp_out_engine_block(struct sps_dedisp_out *o,
+    struct sps_dedisp_engine *eng, const float *out, size_t nout)
+{
+	unsigned long long clipped;
+	const unsigned char *raw;
+	enum sps_err e;
+	size_t bytes;
+
+	if ((raw = sps_dedisp_engine_packed(eng, &bytes, &clipped)) != NULL)
+		e = packed_block(o, raw, bytes, clipped);
+	else
+		e = sps_dedisp_out_block(o, sps_dedisp_engine_plan(eng), out,
+		    nout);
+	/* the scale is set: the GPU may pack what comes next
+	 * (SPS_GPU_HOST_PACK, for tests, leaves it to the host) */
+	if (e == SPS_OK && !o->gpu_asked && o->tim == NULL && o->started &&
+	    o->stream_hdr.nbits != 32) {
+		o->gpu_asked = 1;
+		if (getenv("SPS_GPU_HOST_PACK") == NULL)
+			(void)sps_dedisp_engine_pack(eng, o->stream_hdr.nbits,
+			    o->stream_hdr.sps_scale, o->stream_hdr.sps_offset);
 	}
 	return e;
 }

@@ -17,6 +17,8 @@
 #include "error.h"
 #include "header.h"
 
+struct sps_dedisp_engine;
+
 struct sps_dedisp_out_opts {
 	const char	*prefix;	/* series files; NULL: standard output */
 	int		 presto;	/* .dat and .inf too (with prefix) */
@@ -50,16 +52,12 @@ enum sps_err sps_dedisp_out_open(struct sps_dedisp_out **o,
 enum sps_err sps_dedisp_out_block(struct sps_dedisp_out *o,
     const struct sps_dedisp_plan *plan, const float *out, size_t nout);
 
-/* The stream's packing, once its first block has chosen it: 1 and the
- * nbits, scale and offset of an 8- or 16-bit stream; 0 otherwise. */
-int sps_dedisp_out_scale(const struct sps_dedisp_out *o, int *nbits,
-    double *scale, double *offset);
-
-/* Write a block packed elsewhere with that scale (the GPU's,
- * dedisp_engine.h): bytes of it, its 8 opening bytes first, of which
- * clipped values were clipped.  Only after the stream's first block. */
-enum sps_err sps_dedisp_out_packed(struct sps_dedisp_out *o,
-    const unsigned char *raw, size_t bytes, unsigned long long clipped);
+/* The engine's next block (dedisp_engine.h): floats written as
+ * sps_dedisp_out_block writes them, or, once the first block of an 8- or
+ * 16-bit stream has set the scale and the engine's GPU packs the gulps
+ * after with it, the packed block as it is. */
+enum sps_err sps_dedisp_out_engine_block(struct sps_dedisp_out *o,
+    struct sps_dedisp_engine *eng, const float *out, size_t nout);
 
 /* Finish every output (the .inf files are written now) and free. */
 enum sps_err sps_dedisp_out_close(struct sps_dedisp_out *o);

@@ -117,7 +117,7 @@ free_slots(struct sps_readahead *r)
 
 enum sps_err
 sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
-    int pinned, int packed)
+    const struct sps_search *search)
 {
 	struct sps_readahead *r;
 
@@ -126,8 +126,11 @@ sps_readahead_start(struct sps_readahead **rp, struct sps_dmtime_in *in,
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	r->in = in;
 	r->held = -1;
-	r->pin = pinned;
-	r->packed = packed && sps_dmtime_in_packed(in);
+	/* for the GPU: page-locked, an integer stream packed (but with
+	 * SPS_GPU_HOST_UNPACK, for tests: unpacked here, as for the CPU) */
+	r->pin = sps_search_on_gpu(search);
+	r->packed = r->pin && getenv("SPS_GPU_HOST_UNPACK") == NULL &&
+	    sps_dmtime_in_packed(in);
 	r->bytes = (r->packed ? in->max_packed : in->max_values *
 	    sizeof(float)) + 1;
 	pthread_mutex_init(&r->mu, NULL);
@@ -186,8 +189,15 @@ sps_readahead_stop(struct sps_readahead *r)
 	free(r);
 }
 
-int
-sps_readahead_packed(const struct sps_readahead *r)
+enum sps_err
+sps_readahead_feed(struct sps_readahead *r, struct sps_search *search,
+    size_t *n)
 {
-	return r->packed;
+	const void *data;
+	enum sps_err e;
+
+	if ((e = sps_readahead_next(r, &data, n)) != SPS_OK || *n == 0)
+		return e;
+	return r->packed ? sps_search_feed_packed(search, data, *n,
+	    &r->in->hdr) : sps_search_feed(search, data, *n);
 }

@@ -8,19 +8,22 @@
 
 #include "dmtime_in.h"
 #include "error.h"
+#include "search.h"
 
 struct sps_readahead;
 
-/* Start reading in, which the read-ahead then owns until stopped; with
- * pinned, into page-locked blocks (devices.h) that copy to a GPU at its
- * full rate, where they can be had; with packed, an 8- or 16-bit
- * stream's blocks as they were read, for a GPU to unpack (a quarter or
- * half of the floats' bytes to copy, and no unpacking here). */
+/* Start reading in, which the read-ahead then owns until stopped, for
+ * search: for a search on the GPU, into page-locked blocks (devices.h)
+ * that copy to it at its full rate, where they can be had, and an 8- or
+ * 16-bit stream's blocks as they were read, for the GPU to unpack (a
+ * quarter or half of the floats' bytes to copy, and no unpacking here). */
 enum sps_err sps_readahead_start(struct sps_readahead **rp,
-    struct sps_dmtime_in *in, int pinned, int packed);
+    struct sps_dmtime_in *in, const struct sps_search *search);
 
-/* Whether blocks come packed (asked, and the stream an integer one). */
-int sps_readahead_packed(const struct sps_readahead *r);
+/* The next block fed to the search it was started for: *n base samples,
+ * 0 at the end (nothing fed). */
+enum sps_err sps_readahead_feed(struct sps_readahead *r,
+    struct sps_search *search, size_t *n);
 
 /* The next block: *data (max_values floats, or max_packed bytes packed,
  * at most; valid until the next call), *n base samples, 0 at the end. */

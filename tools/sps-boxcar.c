@@ -336,24 +336,17 @@ static void
 search(struct run *r)
 {
 	double start = cli_now();
-	int gpu = sps_search_on_gpu(r->search), to_stdout;
 	struct sps_readahead *ra;
 	uint64_t nbase = 0;
-	const void *buf;
+	int to_stdout;
 	size_t n;
 
-	/* an integer stream unpacked on the GPU; SPS_GPU_HOST_UNPACK (for
-	 * tests) unpacks it here, as the CPU's search does */
-	cli_check(sps_readahead_start(&ra, &r->in, gpu, gpu &&
-	    getenv("SPS_GPU_HOST_UNPACK") == NULL), NULL);
-	cli_check(sps_readahead_next(ra, &buf, &n), NULL);
+	cli_check(sps_readahead_start(&ra, &r->in, r->search), NULL);
+	cli_check(sps_readahead_feed(ra, r->search, &n), NULL);
 	if (n == 0)
 		errx(1, "%s: no data", r->in.name);
-	for (; n > 0; cli_check(sps_readahead_next(ra, &buf, &n), NULL)) {
+	for (; n > 0; cli_check(sps_readahead_feed(ra, r->search, &n), NULL)) {
 		nbase += n;
-		cli_check(sps_readahead_packed(ra) ?
-		    sps_search_feed_packed(r->search, buf, n, &r->in.hdr) :
-		    sps_search_feed(r->search, buf, n), NULL);
 		sps_trace("search: fed %zu", n);
 		emit(r);
 		if (r->in.nsamples > 0)

@@ -323,34 +323,6 @@ open_outputs(const struct options *o, const struct sps_reader *r,
 	return out;
 }
 
-/* A block to the outputs: as floats, or as the GPU packed it.  Once the
- * stream's first block has set its scale, the GPU packs the gulps after
- * (SPS_GPU_HOST_PACK, for tests, leaves the packing here). */
-static void
-write_block(struct sps_dedisp_engine *eng, struct sps_dedisp_out *out,
-    const float *block, size_t n)
-{
-	static int asked;	/* the GPU to pack */
-	unsigned long long clipped;
-	const unsigned char *raw;
-	double scale, offset;
-	size_t bytes;
-	int nbits;
-
-	if ((raw = sps_dedisp_engine_packed(eng, &bytes, &clipped)) != NULL)
-		cli_check(sps_dedisp_out_packed(out, raw, bytes, clipped),
-		    NULL);
-	else
-		cli_check(sps_dedisp_out_block(out,
-		    sps_dedisp_engine_plan(eng), block, n), NULL);
-	if (!asked && sps_dedisp_out_scale(out, &nbits, &scale, &offset)) {
-		asked = 1;
-		if (getenv("SPS_GPU_HOST_PACK") == NULL)
-			(void)sps_dedisp_engine_pack(eng, nbits, scale,
-			    offset);
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -385,7 +357,8 @@ main(int argc, char **argv)
 		if (n == 0)
 			break;
 		t0 = cli_now();
-		write_block(eng, out, block, n);
+		cli_check(sps_dedisp_out_engine_block(out, eng, block, n),
+		    NULL);
 		writing += cli_now() - t0;
 		nout_total += n;
 		if (r.nsamples != SPS_NSAMPLES_UNKNOWN)
