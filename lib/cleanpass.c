@@ -98,19 +98,10 @@ read_finish(struct run_read *rr, pthread_t tid, int threaded)
 	return rr->e;
 }
 
-static void
-free_runs(unsigned char **raw)
-{
-	int i;
-
-	for (i = 0; i < 3; i++)
-		sps_device_host_free(raw[i]);
-}
-
-/* Three runs at once: run k + 1 read by a thread, run k cleaned, run
- * k - 1 written by a thread from a copy of its own (bytewriter.h), so
- * that the reading, the device and the output (a pipe drained at its
- * reader's pace) overlap. */
+/* Run k + 1 read by a thread while run k is cleaned, then copied for
+ * the writing thread (bytewriter.h), which writes it while the next is
+ * cleaned: the reading, the device and the output (a pipe drained at
+ * its reader's pace) overlap. */
 static enum sps_err
 pass_gpu(struct sps_reader *r, struct sps_writer *w,
     struct sps_cleanstream *cs, struct sps_gpu_clean *g,
@@ -119,59 +110,59 @@ pass_gpu(struct sps_reader *r, struct sps_writer *w,
 	size_t sb = sps_spectrum_bytes(&r->hdr), max = RUN_BYTES / sb, got;
 	size_t block = sps_cleanstream_block_max(cs);
 	struct sps_bytewriter *bw = NULL;
-	struct run_read rr[3];
-	unsigned char *raw[3] = { NULL, NULL, NULL };
+	struct run_read rr[2];
+	unsigned char *raw[2] = { NULL, NULL };
 	uint64_t at = 0;
-	enum sps_err e = SPS_OK;
+	enum sps_err e;
 	pthread_t tid;
-	int k = 0, nk, threaded, i;
+	int k = 0, threaded;
 	double t0;
 
 	max = max > block ? max / block * block : block;
-	for (i = 0; i < 3 && e == SPS_OK; i++)
-		e = sps_device_host_alloc((void **)&raw[i], max * sb, "the "
-		    "spectra to clean");
-	if (e != SPS_OK || (e = sps_bytewriter_start(&bw, w->f, 2)) != SPS_OK) {
-		free_runs(raw);
+	if ((e = sps_device_host_alloc((void **)&raw[0], max * sb, "the "
+	    "spectra to clean")) != SPS_OK || (e = sps_device_host_alloc(
+	    (void **)&raw[1], max * sb, "the spectra to clean")) != SPS_OK ||
+	    (e = sps_bytewriter_start(&bw, w->f, 2)) != SPS_OK) {
+		sps_device_host_free(raw[0]);
+		sps_device_host_free(raw[1]);
 		return e;
 	}
 	memset(rr, 0, sizeof(rr));
 	memset(&tid, 0, sizeof(tid));	/* passed, unused, before a thread */
-	for (i = 0; i < 3; i++)
-		rr[i].r = r, rr[i].raw = raw[i];
+	rr[0].r = rr[1].r = r;
+	rr[0].raw = raw[0], rr[1].raw = raw[1];
 	rr[0].n = run_length(cs, 0, max);
 	read_run(&rr[0]);
 	e = read_finish(&rr[0], tid, 0);
 	while (e == SPS_OK) {
 		got = rr[k].got;
-		nk = (k + 1) % 3;
-		rr[nk].n = run_length(cs, at + got, max);
-		threaded = read_start(&rr[nk], &tid);
+		rr[!k].n = run_length(cs, at + got, max);
+		threaded = read_start(&rr[!k], &tid);
 		t0 = sps_clock();
 		if ((e = sps_gpu_clean_host(g, cs, raw[k], got, at)) != SPS_OK)
 			e = sps_fail(e, "GPU %d: %s", o->device, sps_errmsg());
 		info->seconds += sps_clock() - t0;
+		/* raw[k] is the reader's again once copied */
+		if (e == SPS_OK && (e = sps_bytewriter_copy(bw, raw[k], got *
+		    sb)) == SPS_EIO)
+			e = sps_writer_failed(w, e);
 		if (e != SPS_OK) {
-			read_finish(&rr[nk], tid, threaded);
-			break;
-		}
-		if ((e = sps_bytewriter_copy(bw, raw[k], got * sb)) != SPS_OK) {
-			read_finish(&rr[nk], tid, threaded);
-			e = e == SPS_EIO ? sps_writer_failed(w, e) : e;
+			read_finish(&rr[!k], tid, threaded);
 			break;
 		}
 		at += got;
 		if (o->on_progress != NULL)
 			o->on_progress(r, at);
-		e = read_finish(&rr[nk], tid, threaded);
-		k = nk;
+		e = read_finish(&rr[!k], tid, threaded);
+		k = !k;
 	}
 	if (e == SPS_OK || e == SPS_EEOF) {
 		if ((e = sps_bytewriter_finish(bw)) != SPS_OK)
 			e = sps_writer_failed(w, e);
 	} else
 		sps_bytewriter_abort(bw);
-	free_runs(raw);
+	sps_device_host_free(raw[0]);
+	sps_device_host_free(raw[1]);
 	info->quantised = sps_gpu_clean_quantised(g);
 	return e;
 }
