@@ -13,7 +13,9 @@
  * thread takes four neighbouring starts, each sample loaded once for the
  * four: the double prefix sums of search_kernel cost far more. */
 
+#ifndef BOXDIT_NT
 #define BOXDIT_NT	1024
+#endif
 
 /* The double search of one start (q samples into the tile, whose samples
  * x0 holds), over the widths that end within room samples. */
@@ -185,30 +187,73 @@ boxdit_one(const float *x, const float *bound, const float *held,
 	return hit;
 }
 
+/* A level's starts in the tile, how many of them (the first) reach all
+ * the level's widths, and the widths its code is made for (8, 16, 32;
+ * 0: any): made once a block, not by every thread at every level (64-bit
+ * divisions).  The last level, which makes no sums for a next one, may
+ * take the code of more widths than it has: the screen bounds past its
+ * last are +inf, and the series it reads has room past its end (what is
+ * there can only flag a start, which the exact search then clears). */
+#define BOUND_PAD	32	/* +inf bounds after the last level's */
+
+struct blevel {
+	unsigned	ns, nfull;
+	int		k;
+};
+
+__device__ static int
+level_code(const struct dplan *p, int l, unsigned ns, int room)
+{
+	int nw = p->nwidths[l], k = nw <= 8 ? 8 : nw <= 16 ? 16 : 32;
+
+	if (nw == 8 || nw == 16 || nw == 32)
+		return nw;
+	if (l + 1 == p->nlevels && nw < 32 && (long long)ns + k + 4 <= room)
+		return k;
+	return 0;
+}
+
+__device__ static void
+level_table(const struct dplan *p, unsigned nstarts, long long room0,
+    int na, int nb, struct blevel *lv)
+{
+	for (int l = threadIdx.x; l < p->nlevels; l += blockDim.x) {
+		int sep = p->sep[l];
+		long long last = p->first[l] + (long long)(p->nwidths[l] - 1) *
+		    p->step[l];
+		unsigned ns = (nstarts + (unsigned)sep - 1) / (unsigned)sep;
+
+		lv[l].ns = ns;
+		lv[l].nfull = room0 < last ? 0 : (unsigned)min((long long)ns,
+		    (room0 - last) / sep + 1);
+		lv[l].k = level_code(p, l, ns, l == 0 ? na : nb);
+	}
+}
+
 /* Level l's starts of the tile, from its series xi and the starting sums
  * Xp (NULL at level 0): flag those of which a width reaches its bound;
  * Xo (NULL at the last level) gets each start's sum of all the level's
  * widths, the next level's starting sums.  K, the level's widths, known
  * to the compiler (0: not), lets groups of starts share their loads:
- * the kernel is bound by its instructions. */
+ * the kernel is bound by its instructions.  Threads without a start
+ * leave at once: at the upper levels most have none. */
 template <int K>
 __device__ static void
-boxdit_level(const struct dplan *p, int l, const float *xi, const float *Xp,
-    float *Xo, const float *bound, unsigned nstarts, long long room0,
-    unsigned *flag)
+boxdit_level(const struct dplan *p, int l, const struct blevel *lv,
+    const float *xi, const float *Xp, float *Xo, const float *bound,
+    long long room0, unsigned *flag)
 {
+	unsigned ns = lv->ns, nfull = lv->nfull;
 	int sep = p->sep[l], nw = p->nwidths[l];
-	long long last = p->first[l] + (long long)(nw - 1) * p->step[l];
-	unsigned ns = (nstarts + (unsigned)sep - 1) / (unsigned)sep, nfull = 0;
 	float held[K > 0 && K <= 16 ? K : 1];
 
-	if (room0 >= last)	/* starts below nfull reach all their widths */
-		nfull = (unsigned)min((long long)ns, (room0 - last) / sep + 1);
-	if (K > 0 && K <= 16)
-#pragma unroll
-		for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
-			held[k] = bound[k];
 	if (K > 0 && ns < GROUP * blockDim.x) {	/* a start a thread */
+		if (threadIdx.x >= ns)
+			return;
+		if (K <= 16)
+#pragma unroll
+			for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
+				held[k] = bound[k];
 		for (unsigned m = threadIdx.x; m < ns; m += blockDim.x) {
 			float a = Xp != NULL ? Xp[2 * m] : 0.0f;
 			bool hit = m < nfull ? boxdit_one<K>(xi + m, bound, held,
@@ -222,6 +267,12 @@ boxdit_level(const struct dplan *p, int l, const float *xi, const float *Xp,
 		}
 		return;
 	}
+	if (GROUP * threadIdx.x >= ns)
+		return;
+	if (K > 0 && K <= 16)
+#pragma unroll
+		for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
+			held[k] = bound[k];
 	for (unsigned m0 = GROUP * threadIdx.x; m0 < ns;
 	    m0 += GROUP * blockDim.x) {
 		float a[GROUP];
@@ -252,22 +303,22 @@ boxdit_level(const struct dplan *p, int l, const float *xi, const float *Xp,
 }
 
 __device__ static void
-boxdit_any_level(const struct dplan *p, int l, const float *xi,
-    const float *Xp, float *Xo, const float *bound, unsigned nstarts,
+boxdit_any_level(const struct dplan *p, int l, const struct blevel *lv,
+    const float *xi, const float *Xp, float *Xo, const float *bound,
     long long room0, unsigned *flag)
 {
-	switch (p->nwidths[l]) {
+	switch (lv->k) {
 	case 8:
-		boxdit_level<8>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
+		boxdit_level<8>(p, l, lv, xi, Xp, Xo, bound, room0, flag);
 		break;
 	case 16:
-		boxdit_level<16>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
+		boxdit_level<16>(p, l, lv, xi, Xp, Xo, bound, room0, flag);
 		break;
 	case 32:
-		boxdit_level<32>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
+		boxdit_level<32>(p, l, lv, xi, Xp, Xo, bound, room0, flag);
 		break;
 	default:
-		boxdit_level<0>(p, l, xi, Xp, Xo, bound, nstarts, room0, flag);
+		boxdit_level<0>(p, l, lv, xi, Xp, Xo, bound, room0, flag);
 	}
 }
 
@@ -310,7 +361,8 @@ boxdit_load(const struct dstate *d, const struct dtrial *t, uint64_t s0,
 
 /* Shared memory of a block: x_0 (na floats), two buffers of decimated
  * series (nb each), the starting sums (tile + tile / 2), the scales and
- * their screen bounds (nw each) and a bit per start.  The buffers are
+ * their screen bounds (nw each, the bounds BOUND_PAD more) and a bit per
+ * start.  The buffers are
  * found by offsets from x0, not through pointers kept in an array, so
  * that the compiler knows them for shared memory. */
 __global__ static void __launch_bounds__(BOXDIT_NT)
@@ -321,6 +373,7 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	extern __shared__ float4 smem4[];
 	float *x0 = (float *)smem4;
 	__shared__ struct dplan sp;
+	__shared__ struct blevel lv[SPS_BOXCAR_MAXLEVELS];
 	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
 	const struct dplan *p = plan_shared(&d.plan[t->plan], &sp);
 	uint64_t len = nbase / (uint64_t)t->f, s0, vend;
@@ -329,7 +382,7 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	int slot = blockIdx.y * d.nslots + (int)(j % d.nslots);
 	double sigma = d.sigma[slot];
 	float *sc = x0 + na + 2 * nb + tile + tile / 2, *bound = sc + nw;
-	unsigned *flag = (unsigned *)(bound + nw);
+	unsigned *flag = (unsigned *)(bound + nw + BOUND_PAD);
 	float thr = (float)d.threshold;
 
 	if (t0 >= n || !isfinite(sigma))
@@ -345,6 +398,9 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	/* each thread the scales it made */
 	for (int i = threadIdx.x; i < p->wbase[p->nlevels]; i += blockDim.x)
 		bound[i] = screen_bound(sc[i], thr);
+	for (int i = threadIdx.x; i < BOUND_PAD; i += blockDim.x)
+		bound[p->wbase[p->nlevels] + i] = INFINITY;
+	level_table(p, (unsigned)nstarts, (long long)(vend - s0), na, nb, lv);
 	__syncthreads();
 	for (int l = 0; l < p->nlevels; l++) {
 		const float *xi = l == 0 ? x0 : x0 + na + ((l - 1) & 1) * nb;
@@ -354,8 +410,8 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 		float *Xo = l + 1 < p->nlevels ? x0 + na + 2 * nb + (l & 1) *
 		    tile : NULL;
 
-		boxdit_any_level(p, l, xi, Xp, Xo, bound + p->wbase[l],
-		    (unsigned)nstarts, (long long)(vend - s0), flag);
+		boxdit_any_level(p, l, &lv[l], xi, Xp, Xo, bound +
+		    p->wbase[l], (long long)(vend - s0), flag);
 		if (Xo == NULL)
 			break;
 		for (int r = threadIdx.x; r < p->need[l + 1]; r += blockDim.x)

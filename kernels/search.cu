@@ -15,8 +15,10 @@ extern "C" {
 #include "noise.h"
 }
 
+#ifndef NOISE_NT
 #define NOISE_NT	1024	/* threads of a mean or normalisation block:
 				 * one per multiprocessor, for its window */
+#endif
 #ifndef SEARCH_NT
 #define SEARCH_NT	1024	/* of a search block: one per multiprocessor,
 				 * for its shared memory */
@@ -67,6 +69,7 @@ struct dstate {
 	const int		*wk;
 	const float		*wfrac, *wroot;
 	int			 nslots, rmax, lmax, ntrials;
+	int			 keep;		/* block_clipped's */
 	double			 outlier, clip, threshold;
 	int			 white;
 };
@@ -114,38 +117,56 @@ warp_sum(double v)
 	return v;
 }
 
-/* a, b, c summed over the block, in every thread; sh holds 3 *
- * blockDim.x / 32 + 3 doubles. */
+/* v summed over the warp, the same double in every lane (lane 0's). */
+__device__ static double
+warp_total(double v)
+{
+	return __shfl_sync(0xffffffffu, warp_sum(v), 0);
+}
+
+/* v[0..K) summed over the block, in every thread; sh holds BLOCK_SH
+ * doubles, enough for K up to 3. */
+#define BLOCK_SH	(3 * NOISE_NT / 32 + 3)
+template <int K>
 __device__ static void
-block_sum3(double *a, double *b, double *c, double *sh)
+block_sums(double *v, double *sh)
 {
 	int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
 
-	*a = warp_sum(*a);
-	*b = warp_sum(*b);
-	*c = warp_sum(*c);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		v[k] = warp_sum(v[k]);
 	__syncthreads();
-	if (lane == 0) {
-		sh[3 * w] = *a;
-		sh[3 * w + 1] = *b;
-		sh[3 * w + 2] = *c;
-	}
+	if (lane == 0)
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			sh[K * w + k] = v[k];
 	__syncthreads();
 	if (w == 0) {	/* a warp's shuffles, not one thread's loop */
-		double x = warp_sum(lane < nw ? sh[3 * lane] : 0);
-		double y = warp_sum(lane < nw ? sh[3 * lane + 1] : 0);
-		double z = warp_sum(lane < nw ? sh[3 * lane + 2] : 0);
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			double x = warp_sum(lane < nw ? sh[K * lane + k] : 0);
 
-		if (lane == 0) {
-			sh[3 * nw] = x;
-			sh[3 * nw + 1] = y;
-			sh[3 * nw + 2] = z;
+			if (lane == 0)
+				sh[K * nw + k] = x;
 		}
 	}
 	__syncthreads();
-	*a = sh[3 * nw];
-	*b = sh[3 * nw + 1];
-	*c = sh[3 * nw + 2];
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		v[k] = sh[K * nw + k];
+}
+
+/* a, b, c summed over the block, in every thread. */
+__device__ static void
+block_sum3(double *a, double *b, double *c, double *sh)
+{
+	double v[3] = { *a, *b, *c };
+
+	block_sums<3>(v, sh);
+	*a = v[0];
+	*b = v[1];
+	*c = v[2];
 }
 
 /* A window's samples: those before ns in the block's shared memory,
@@ -184,35 +205,51 @@ add_moment(float v, float shift, float lo, float hi, float *s, float *q,
 	}
 }
 
-/* The sums of block_moments over x[from..to) by this thread. */
+/* f(v) for each of this thread's values of x[0..n): the shared part
+ * four values a load, then the rest from global memory. */
+template <class F>
 __device__ static void
-thread_moments(const float *x, size_t from, size_t to, float shift, float lo,
-    float hi, float *s, float *q, float *c)
+span_each(const struct span *x, size_t n, F &f)
 {
-#pragma unroll 4
-	for (size_t i = from + threadIdx.x; i < to; i += blockDim.x)
-		add_moment(x[i], shift, lo, hi, s, q, c);
-}
-
-/* The same over shared memory's x[0..n), four values a load. */
-__device__ static void
-thread_moments_shared(const float *x, unsigned n, float shift, float lo,
-    float hi, float *s, float *q, float *c)
-{
-	const float4 *x4 = (const float4 *)x;
-	unsigned n4 = n / 4, i;
+	size_t ns = n < x->ns ? n : x->ns, k;
+	const float *sm = x->sm, *g = x->g;
+	const float4 *x4 = (const float4 *)sm;
+	unsigned n4 = (unsigned)ns / 4, i;
 
 #pragma unroll 2
 	for (i = threadIdx.x; i < n4; i += blockDim.x) {
 		float4 v = x4[i];
 
-		add_moment(v.x, shift, lo, hi, s, q, c);
-		add_moment(v.y, shift, lo, hi, s, q, c);
-		add_moment(v.z, shift, lo, hi, s, q, c);
-		add_moment(v.w, shift, lo, hi, s, q, c);
+		f(v.x);
+		f(v.y);
+		f(v.z);
+		f(v.w);
 	}
-	for (i = 4 * n4 + threadIdx.x; i < n; i += blockDim.x)
-		add_moment(x[i], shift, lo, hi, s, q, c);
+	for (i = 4 * n4 + threadIdx.x; i < ns; i += blockDim.x)
+		f(sm[i]);
+#pragma unroll 4
+	for (k = ns + threadIdx.x; k < n; k += blockDim.x)
+		f(g[k]);
+}
+
+/* A thread's sums of the values in [lo, hi] relative to shift. */
+struct moment_sums {
+	float	shift, lo, hi, s, q, c;
+
+	__device__ void operator()(float v)
+	{
+		add_moment(v, shift, lo, hi, &s, &q, &c);
+	}
+};
+
+/* Count, mean and sum of squared deviations from sums relative to shift. */
+__device__ static void
+moments_of(double S, double Q, double C, double shift, double *cnt,
+    double *mean, double *m2)
+{
+	*cnt = C;
+	*mean = C > 0 ? shift + S / C : 0;
+	*m2 = C > 0 ? fmax(Q - S * S / C, 0.0) : 0;
 }
 
 /* Count, mean and sum of squared deviations of the values of x[0..n) in
@@ -221,21 +258,15 @@ __device__ static void
 block_moments(const struct span *x, size_t n, float shift, float lo,
     float hi, double *sh, double *cnt, double *mean, double *m2)
 {
-	size_t ns = n < x->ns ? n : x->ns;
-	float s = 0, q = 0, c = 0;
-	double S, Q, C;
+	struct moment_sums f = { shift, lo, hi, 0, 0, 0 };
+	double v[3];
 
-	if (ns > 0)
-		thread_moments_shared(x->sm, (unsigned)ns, shift, lo, hi, &s,
-		    &q, &c);
-	thread_moments(x->g, ns, n, shift, lo, hi, &s, &q, &c);
-	S = s;
-	Q = q;
-	C = c;
-	block_sum3(&S, &Q, &C, sh);
-	*cnt = C;
-	*mean = C > 0 ? shift + S / C : 0;
-	*m2 = C > 0 ? fmax(Q - S * S / C, 0.0) : 0;
+	span_each(x, n, f);
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<3>(v, sh);
+	moments_of(v[0], v[1], v[2], shift, cnt, mean, m2);
 }
 
 __device__ static double
@@ -244,12 +275,157 @@ sd_of(double n, double m2)
 	return n > 1 ? sqrt(m2 / (n - 1)) : 0;
 }
 
-/* sps_clipped_stats (noise.c) by one block. */
+/* The clipping's later passes change only which values near the bounds
+ * are kept.  A full pass therefore sums, once, the values well inside
+ * its bounds, [ilo, ihi], and keeps in shared memory those near them,
+ * [olo, ilo) and (ihi, ohi].  While the bounds stay within those
+ * margins, a pass is the inner sums (moved to its shift) plus the kept
+ * values within the bounds: the same values as a full pass keeps, summed
+ * in another order.  Those passes are one warp's, one after another,
+ * without the block's barriers. */
+#define EDGE_CAP	2048	/* values near the bounds a block keeps */
+#define EDGE_MARGIN	0.1	/* of the bounds' half-width */
+
+struct band {
+	float		olo, ilo, ihi, ohi, shift;
+	double		S, Q, C;	/* of the inner values, from shift */
+	unsigned	nkept;
+};
+
+/* A full pass's inner sums and kept values, by one thread (the band's
+ * bounds held here, in registers). */
+struct band_sums {
+	float		 ilo, ihi, olo, ohi, shift, *edge;
+	unsigned	*nedge;
+	float		 s, q, c;
+
+	__device__ void operator()(float v)
+	{
+		if (v >= ilo && v <= ihi) {
+			float d = v - shift;
+
+			s += d;
+			q += d * d;
+			c += 1;
+		} else if (v >= olo && v <= ohi) {
+			unsigned at = atomicAdd(nedge, 1u);
+
+			if (at < EDGE_CAP)
+				edge[at] = v;
+		}
+	}
+};
+
+/* The band around [lo, hi] from a full pass over x[0..n), into the
+ * shared *b by thread 0; whether its kept values fitted in keep. */
+__device__ static int
+band_pass(const struct span *x, size_t n, float shift, float lo, float hi,
+    int keep, double *sh, float *edge, unsigned *nedge, struct band *b)
+{
+	float margin = (float)(EDGE_MARGIN * ((double)hi - (double)lo) / 2);
+	struct band_sums f = { lo, hi, lo, hi, shift, edge, nedge, 0, 0, 0 };
+	double v[3];
+
+	if (isfinite(margin) && isfinite(lo) && isfinite(hi)) {
+		f.ilo = lo + margin;
+		f.ihi = hi - margin;
+		f.olo = lo - margin;
+		f.ohi = hi + margin;
+	}
+	if (threadIdx.x == 0)
+		*nedge = 0;
+	__syncthreads();
+	span_each(x, n, f);
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<3>(v, sh);
+	if (threadIdx.x == 0) {
+		b->olo = f.olo;
+		b->ilo = f.ilo;
+		b->ihi = f.ihi;
+		b->ohi = f.ohi;
+		b->shift = shift;
+		b->S = v[0];
+		b->Q = v[1];
+		b->C = v[2];
+		b->nkept = *nedge;
+	}
+	return *nedge <= (unsigned)keep;
+}
+
+/* Whether bounds [lo, hi] keep every inner value of the band and none
+ * beyond its margins. */
+__device__ static bool
+band_holds(const struct band *b, float lo, float hi)
+{
+	return lo >= b->olo && lo <= b->ilo && hi >= b->ihi && hi <= b->ohi;
+}
+
+/* block_moments from the band, by one warp: the kept values within
+ * [lo, hi] summed, the inner sums moved from their shift to this one. */
+__device__ static void
+warp_band_moments(const struct band *b, const float *edge, float shift,
+    float lo, float hi, double *cnt, double *mean, double *m2)
+{
+	double dd = (double)shift - (double)b->shift, S, Q, C;
+	float s = 0, q = 0, c = 0;
+
+	for (unsigned i = threadIdx.x & 31; i < b->nkept; i += 32)
+		add_moment(edge[i], shift, lo, hi, &s, &q, &c);
+	S = warp_total(s) + b->S - b->C * dd;
+	Q = warp_total(q) + b->Q - 2 * dd * b->S + b->C * dd * dd;
+	C = warp_total(c) + b->C;
+	moments_of(S, Q, C, shift, cnt, mean, m2);
+}
+
+/* The state of a clipping: its moments and passes. */
+struct clip_state {
+	double	C, M, M2;
+	int	it, more;	/* passes made; whether to go on */
+};
+
+/* The bounds of a clipping pass: t standard deviations s about the mean
+ * M. */
+__device__ static void
+clip_bounds(double M, double s, double t, float *lo, float *hi)
+{
+	*lo = (float)__dsub_rn(M, __dmul_rn(t, s));
+	*hi = (float)__dadd_rn(M, __dmul_rn(t, s));
+}
+
+/* One pass of sps_clipped_stats's loop, from the band where it holds
+ * (-1: it does not; 0: done, the loop ends; 1: go on). */
+__device__ static int
+band_step(const struct band *b, const float *edge, double t,
+    struct clip_state *cs)
+{
+	double s = sd_of(cs->C, cs->M2), pm = cs->M, pn = cs->C;
+	float lo, hi;
+
+	clip_bounds(cs->M, s, t, &lo, &hi);
+	if (!band_holds(b, lo, hi))
+		return -1;
+	warp_band_moments(b, edge, (float)cs->M, lo, hi, &cs->C, &cs->M,
+	    &cs->M2);
+	cs->it++;
+	if (cs->C == pn && fabs(cs->M - pm) <= fmax(0.1 / cs->C, 1e-6) * s)
+		return 0;
+	return t > 0 && cs->C > 1 && cs->it < MAX_ITER;
+}
+
+/* sps_clipped_stats (noise.c) by one block: a full pass where the band
+ * does not hold, the passes within it by warp 0; at most keep values
+ * kept near the bounds (0: no band, every pass full). */
 __device__ static double
 block_clipped(const struct span *x, size_t n, double t, double clip,
-    double *sh, double *mean, double *sd)
+    int keep, double *sh, double *mean, double *sd)
 {
-	double C, M, M2;
+	__shared__ float edge[EDGE_CAP];
+	__shared__ unsigned nedge;
+	__shared__ struct band b;
+	__shared__ struct clip_state shared_cs;
+	struct clip_state cs = { 0, 0, 0, 0, 1 };
 	float shift = 0;
 
 	if (threadIdx.x == 0) {
@@ -262,23 +438,46 @@ block_clipped(const struct span *x, size_t n, double t, double clip,
 	__syncthreads();
 	shift = (float)sh[0];
 	__syncthreads();
-	block_moments(x, n, shift, -FLT_MAX, FLT_MAX, sh, &C, &M, &M2);
-	for (int it = 0; t > 0 && C > 1 && it < MAX_ITER; it++) {
-		double s = sd_of(C, M2), pm = M, pn = C;
-		float lo = (float)__dsub_rn(M, __dmul_rn(t, s));
-		float hi = (float)__dadd_rn(M, __dmul_rn(t, s));
+	block_moments(x, n, shift, -FLT_MAX, FLT_MAX, sh, &cs.C, &cs.M,
+	    &cs.M2);
+	cs.more = t > 0 && cs.C > 1;
+	while (cs.more) {
+		double s = sd_of(cs.C, cs.M2);
+		float lo, hi;
 
-		block_moments(x, n, (float)M, lo, hi, sh, &C, &M, &M2);
-		if (C == pn && fabs(M - pm) <= fmax(0.1 / C, 1e-6) * s)
-			break;
+		clip_bounds(cs.M, s, t, &lo, &hi);
+		if (keep <= 0 || !band_pass(x, n, (float)cs.M, lo, hi, keep,
+		    sh, edge, &nedge, &b)) {	/* a plain pass */
+			double pm = cs.M, pn = cs.C;
+
+			block_moments(x, n, (float)cs.M, lo, hi, sh, &cs.C,
+			    &cs.M, &cs.M2);
+			cs.it++;
+			cs.more = !(cs.C == pn && fabs(cs.M - pm) <= fmax(0.1 /
+			    cs.C, 1e-6) * s) && cs.C > 1 && cs.it < MAX_ITER;
+			continue;
+		}
+		if (threadIdx.x < 32) {
+			int r;
+
+			__syncwarp();	/* thread 0's band */
+			while ((r = band_step(&b, edge, t, &cs)) == 1)
+				;
+			cs.more = r < 0;
+			if (threadIdx.x == 0)
+				shared_cs = cs;
+		}
+		__syncthreads();
+		cs = shared_cs;
+		__syncthreads();
 	}
-	if (C == 0) {
+	if (cs.C == 0) {
 		*mean = *sd = NAN;
 		return 0;
 	}
-	*mean = M;
-	*sd = sd_of(C, M2) / clip;
-	return C;
+	*mean = cs.M;
+	*sd = sd_of(cs.C, cs.M2) / clip;
+	return cs.C;
 }
 
 /* ---- the noise model, one block per trial ---- */
@@ -327,7 +526,7 @@ __global__ static void __launch_bounds__(NOISE_NT, 1)
 mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
-	__shared__ double sh[3 * NOISE_NT / 32 + 3];
+	__shared__ double sh[BLOCK_SH];
 	const struct dtrial tr = d.trial[blockIdx.x], *t = &tr;
 	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
 	struct span x = { (float *)cached4, window_at(&d, t, j),
@@ -338,7 +537,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 		return;
 	copy_strided(x.sm, x.g, x.ns, threadIdx.x, blockDim.x);
 	__syncthreads();
-	block_clipped(&x, n, d.outlier, 1, sh, &m, &sd);
+	block_clipped(&x, n, d.outlier, 1, d.keep, sh, &m, &sd);
 	if (threadIdx.x == 0)
 		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
 }
@@ -407,37 +606,6 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 	return (unsigned long long)bad;
 }
 
-/* Clipped statistics of dec[0..m), or of the ring of level k with it
- * pushed, as noise.c's measure_ratios does for one power of two. */
-__device__ static double
-level_sd(const struct dstate *d, const struct span *dec, size_t m, int k,
-    double *sh)
-{
-	int slot = blockIdx.x * d->lmax + (k - 1);
-	float *ring = d->ring + (size_t)slot * RING;
-	struct span rs = { NULL, ring, 0 };
-	int head = d->ring_head[slot], rn = d->ring_n[slot];
-	size_t cnt = m < RING ? m : RING, i;
-	double mean, sd;
-
-	for (i = threadIdx.x; i < cnt; i += blockDim.x)
-		ring[(head + i) % RING] = span_at(dec, m - cnt + i);
-	__syncthreads();
-	rn = rn + (int)cnt > RING ? RING : rn + (int)cnt;
-	if (threadIdx.x == 0) {
-		d->ring_head[slot] = (int)((head + cnt) % RING);
-		d->ring_n[slot] = rn;
-	}
-	if (m >= RING)
-		block_clipped(dec, m, d->outlier, d->clip, sh, &mean, &sd);
-	else if (rn >= RING_MIN)
-		block_clipped(&rs, (size_t)rn, d->outlier, d->clip, sh, &mean,
-		    &sd);
-	else
-		sd = 0;
-	return sd;
-}
-
 /* x[i], set to 0 where it is not finite (in global memory: the shared
  * copy is the statistics', and global memory's is already set). */
 __device__ static float
@@ -452,34 +620,103 @@ finite_or_zero(const struct span *x, size_t i)
 	return 0;
 }
 
-/* a[i] = (fz(x[2i]) + fz(x[2i + 1])) * inv for i < m, where a and x may
- * be the same memory: each round of the block reads its pairs before it
- * writes, and later rounds read only past what earlier ones wrote. */
+/* fz(x[2i]) + fz(x[2i + 1]), times inv, where fz is finite_or_zero
+ * (zero) or nothing; from shared memory a pair in one load. */
+__device__ static float
+pair_sum(const struct span *x, unsigned i, float inv, int zero)
+{
+	float u, v;
+
+	if (2 * (size_t)i + 1 < x->ns) {
+		float2 p = ((const float2 *)x->sm)[i];
+
+		if (!zero)
+			return __fadd_rn(p.x, p.y);
+		u = isfinite(p.x) ? p.x : 0;
+		v = isfinite(p.y) ? p.y : 0;
+	} else if (!zero)
+		return __fadd_rn(span_at(x, 2 * (size_t)i), span_at(x, 2 *
+		    (size_t)i + 1));
+	else {
+		u = finite_or_zero(x, 2 * (size_t)i);
+		v = finite_or_zero(x, 2 * (size_t)i + 1);
+	}
+	return __fmul_rn(__fadd_rn(u, v), inv);
+}
+
+/* a[i] = pair_sum(x, i) for i < m, where a and x may be the same memory:
+ * each round of the block reads HALVE_ROUNDS sums a thread before it
+ * writes them, and later rounds read only past what earlier ones
+ * wrote. */
+#define HALVE_ROUNDS	8
 __device__ static void
 halve(const struct span *x, const struct span *a, size_t m, float inv,
     int zero)
 {
-	for (size_t b = 0; b < m; b += blockDim.x) {
-		size_t i = b + threadIdx.x;
-		float v = 0;
+	for (unsigned b = 0; b < m; b += HALVE_ROUNDS * blockDim.x) {
+		float v[HALVE_ROUNDS];
 
-		if (i < m)
-			v = zero ? __fmul_rn(__fadd_rn(finite_or_zero(x,
-			    2 * i), finite_or_zero(x, 2 * i + 1)), inv) :
-			    __fadd_rn(span_at(x, 2 * i), span_at(x, 2 * i + 1));
+#pragma unroll
+		for (int r = 0; r < HALVE_ROUNDS; r++) {
+			unsigned i = b + r * blockDim.x + threadIdx.x;
+
+			v[r] = i < m ? pair_sum(x, i, inv, zero) : 0;
+		}
 		__syncthreads();
-		if (i < m)
-			span_set(a, i, v);
+#pragma unroll
+		for (int r = 0; r < HALVE_ROUNDS; r++) {
+			unsigned i = b + r * blockDim.x + threadIdx.x;
+
+			if (i < m)
+				span_set(a, i, v[r]);
+		}
 	}
 	__syncthreads();
 }
 
-/* v summed over the warp, the same double in every lane (lane 0's). */
-__device__ static double
-warp_total(double v)
+/* The m sums of level k pushed into its ring (the last RING of them), by
+ * the block. */
+__device__ static void
+push_ring(const struct dstate *d, const struct span *a, size_t m, int k)
 {
-	return __shfl_sync(0xffffffffu, warp_sum(v), 0);
+	int slot = blockIdx.x * d->lmax + (k - 1);
+	float *ring = d->ring + (size_t)slot * RING;
+	int head = d->ring_head[slot], rn = d->ring_n[slot];
+	size_t cnt = m < RING ? m : RING;
+
+	for (size_t i = threadIdx.x; i < cnt; i += blockDim.x)
+		ring[(head + i) % RING] = span_at(a, m - cnt + i);
+	__syncthreads();	/* every thread has read head */
+	if (threadIdx.x == 0) {
+		d->ring_head[slot] = (int)((head + cnt) % RING);
+		d->ring_n[slot] = rn + (int)cnt > RING ? RING : rn + (int)cnt;
+	}
 }
+
+/* Clipped statistics of dec[0..m), or of the ring of level k with it
+ * pushed, as noise.c's measure_ratios does for one power of two. */
+__device__ static double
+level_sd(const struct dstate *d, const struct span *dec, size_t m, int k,
+    double *sh)
+{
+	int slot = blockIdx.x * d->lmax + (k - 1);
+	int rn = d->ring_n[slot];
+	struct span rs = { NULL, d->ring + (size_t)slot * RING, 0 };
+	double mean, sd;
+
+	push_ring(d, dec, m, k);
+	rn = rn + (int)m > RING ? RING : rn + (int)m;
+	if (m >= RING)
+		block_clipped(dec, m, d->outlier, d->clip, d->keep, sh, &mean,
+		    &sd);
+	else if (rn >= RING_MIN)
+		block_clipped(&rs, (size_t)rn, d->outlier, d->clip, d->keep,
+		    sh, &mean, &sd);
+	else
+		sd = 0;
+	return sd;
+}
+
 
 /* block_moments by one warp, the sums the same in every lane. */
 __device__ static void
@@ -489,6 +726,7 @@ warp_moments(const float *x, unsigned n, float shift, float lo, float hi,
 	float s = 0, q = 0, c = 0;
 	double S, Q, C;
 
+#pragma unroll 8	/* the loads in flight together */
 	for (unsigned i = threadIdx.x & 31; i < n; i += 32)
 		add_moment(x[i], shift, lo, hi, &s, &q, &c);
 	S = warp_total(s);
@@ -531,46 +769,11 @@ warp_clipped(const float *x, unsigned n, double t, double clip,
 	*sd = C > 0 ? sd_of(C, M2) / clip : NAN;
 }
 
-/* halve's in-place decimation, a[i] = a[2i] + a[2i + 1] for i < m, by
- * one warp: each round's lanes read their pairs before they write. */
-__device__ static void
-warp_halve(const struct span *a, size_t m)
-{
-	for (size_t b = 0; b < m; b += 32) {
-		size_t i = b + (threadIdx.x & 31);
-		float v = i < m ? __fadd_rn(span_at(a, 2 * i), span_at(a, 2 * i +
-		    1)) : 0;
-
-		__syncwarp();
-		if (i < m)
-			span_set(a, i, v);
-		__syncwarp();
-	}
-}
-
-/* The m < RING sums of level k pushed whole into its ring, by a warp. */
-__device__ static void
-warp_push(const struct dstate *d, const struct span *a, size_t m, int k)
-{
-	int slot = blockIdx.x * d->lmax + (k - 1), lane = threadIdx.x & 31;
-	float *ring = d->ring + (size_t)slot * RING;
-	int head = d->ring_head[slot], rn = d->ring_n[slot];
-
-	for (size_t i = (size_t)lane; i < m; i += 32)
-		ring[(head + i) % RING] = span_at(a, i);
-	__syncwarp();
-	if (lane == 0) {
-		d->ring_head[slot] = (int)((head + m) % RING);
-		d->ring_n[slot] = rn + (int)m > RING ? RING : rn + (int)m;
-	}
-	__syncwarp();
-}
-
 /* Levels k .. nlev, each of fewer than RING sums (level k's m made), as
- * level_sd and measure_ratios do them: warp 0 decimates them and pushes
- * each into its ring, then a warp a level takes its ring's clipped
- * statistics, the levels side by side, not one after another across the
- * block; sdk holds a double a level. */
+ * level_sd and measure_ratios do them: the block decimates them and
+ * pushes each into its ring, then a warp a level takes its ring's
+ * clipped statistics, the levels side by side, not one after another
+ * across the block; sdk holds a double a level. */
 __device__ static void
 small_levels(const struct dstate *d, const struct dtrial *t,
     const struct span *a, size_t m, int k, double *sdk)
@@ -578,23 +781,33 @@ small_levels(const struct dstate *d, const struct dtrial *t,
 	double *ratio = d->ratio + blockIdx.x * d->rmax;
 	int w = threadIdx.x >> 5, nw = blockDim.x >> 5, kk;
 
-	if (w == 0)
-		for (kk = k; kk <= t->nlev; kk++) {
-			if (kk > k) {
-				m /= 2;
-				warp_halve(a, m);
-			}
-			warp_push(d, a, m, kk);
+	for (kk = k; kk <= t->nlev; kk++) {
+		if (kk > k) {
+			m /= 2;
+			halve(a, a, m, 1, 0);
 		}
+		push_ring(d, a, m, kk);
+	}
 	__syncthreads();
 	for (kk = k + w; kk <= t->nlev; kk += nw) {
 		int slot = blockIdx.x * d->lmax + (kk - 1);
 		int rn = d->ring_n[slot];
+		float *ring = d->ring + (size_t)slot * RING;
 		double mean, sd = 0;
 
+		/* the passes from shared memory, free now, where it holds the
+		 * rings (their global copies were just written: not in L1) */
+		if ((size_t)(t->nlev - k + 1) * RING <= a->ns) {
+			float *held = a->sm + (size_t)(kk - k) * RING;
+
+			for (int i = threadIdx.x & 31; i < rn; i += 32)
+				held[i] = ring[i];
+			__syncwarp();
+			ring = held;
+		}
 		if (rn >= RING_MIN)
-			warp_clipped(d->ring + (size_t)slot * RING, (unsigned)rn,
-			    d->outlier, d->clip, &mean, &sd);
+			warp_clipped(ring, (unsigned)rn, d->outlier, d->clip,
+			    &mean, &sd);
 		if ((threadIdx.x & 31) == 0)
 			sdk[kk] = sd;
 	}
@@ -647,7 +860,7 @@ __global__ static void __launch_bounds__(NOISE_NT, 1)
 norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
-	__shared__ double sh[3 * NOISE_NT / 32 + 3];
+	__shared__ double sh[BLOCK_SH];
 	const struct dtrial tr = d.trial[blockIdx.x], *t = &tr;
 	uint64_t len = nbase / (uint64_t)t->f;
 	size_t n = window_len(t, j, len), next_len, i;
@@ -662,7 +875,7 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 		return;
 	next_len = window_len(t, j + 1, len);
 	bad = subtract(&d, t, &x, n, j, next_len, sh);
-	block_clipped(&x, n, d.outlier, d.clip, sh, &m, &sd);
+	block_clipped(&x, n, d.outlier, d.clip, d.keep, sh, &m, &sd);
 	if (n < SHORT_WINDOW && prev > 0)
 		sd = prev;
 	__syncthreads();
@@ -959,6 +1172,20 @@ upload(struct sps_gpu_search *g, void *dst, const void *src, size_t bytes)
 	return SPS_OK;
 }
 
+/* The values near the clipping bounds a noise block keeps: EDGE_CAP, or
+ * fewer for tests (SPS_GPU_CLIP_KEEP=N; 0: every pass over the whole
+ * window, as noise.c makes them). */
+static int
+clip_keep(void)
+{
+	const char *env = getenv("SPS_GPU_CLIP_KEEP");
+
+	if (env != NULL && *env != '\0' && atoi(env) >= 0 &&
+	    atoi(env) < EDGE_CAP)
+		return atoi(env);
+	return EDGE_CAP;
+}
+
 static int
 plan_index(struct sps_gpu_search *g, const struct sps_boxcar_plan *p)
 {
@@ -1084,6 +1311,7 @@ static enum sps_err
 choose_norm_cache(struct sps_gpu_search *g)
 {
 	const char *env = getenv("SPS_GPU_NORM_CACHE");
+	struct cudaFuncAttributes mean_attr, norm_attr;
 	size_t win = 0;
 	int limit = 0, i;
 
@@ -1092,7 +1320,10 @@ choose_norm_cache(struct sps_gpu_search *g)
 			win = g->trial[i].win;
 	if (!shared_limit(g, &limit))
 		CHECK(cudaGetLastError());
-	limit -= (3 * NOISE_NT / 32 + 3) * (int)sizeof(double) + 1024;
+	CHECK(cudaFuncGetAttributes(&mean_attr, mean_kernel));
+	CHECK(cudaFuncGetAttributes(&norm_attr, norm_kernel));
+	limit -= (int)(mean_attr.sharedSizeBytes > norm_attr.sharedSizeBytes ?
+	    mean_attr.sharedSizeBytes : norm_attr.sharedSizeBytes);
 	g->norm_cache = limit > 0 ? (size_t)limit / sizeof(float) : 0;
 	if (g->norm_cache > win)
 		g->norm_cache = win;
@@ -1139,7 +1370,7 @@ boxdit_smem(struct sps_gpu_search *g, int tile)
 	g->nb = (int)(nb + 3) / 4 * 4;
 	g->nw = (nw + 3) / 4 * 4;
 	return ((size_t)g->na + 2 * (size_t)g->nb + (size_t)tile +
-	    (size_t)tile / 2 + 2 * (size_t)g->nw) * sizeof(float) +
+	    (size_t)tile / 2 + 2 * (size_t)g->nw + BOUND_PAD) * sizeof(float) +
 	    ((size_t)tile + 31) / 32 * sizeof(unsigned);
 }
 
@@ -1335,6 +1566,7 @@ make(struct sps_gpu_search *g, const int *f,
 	g->d.clip = sps_clip_factor(g->o.outlier);
 	g->d.threshold = g->o.threshold;
 	g->d.white = g->o.white;
+	g->d.keep = clip_keep();
 	CHECK(cudaStreamSynchronize(g->s));
 	return SPS_OK;
 }

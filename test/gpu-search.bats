@@ -3,9 +3,10 @@
 # events as the CPU's (same trial, sample and width; S/N within 1e-4
 # relative, and the 4 decimals of the text), for every algorithm, scrunched
 # trials, white noise, a file that ends in a short window and a low
-# threshold; 8- and 16-bit streams unpacked on the GPU give the events of
-# the same streams unpacked on the host, byte for byte; the fused search
-# and its pipe give byte-identical candidates.
+# threshold, noise clipped from the values near its bounds or in full
+# passes (SPS_GPU_CLIP_KEEP); 8- and 16-bit streams unpacked on the GPU
+# give the events of the same streams unpacked on the host, byte for byte;
+# the fused search and its pipe give byte-identical candidates.
 # Without a usable CUDA device the comparisons skip with the reason,
 # unless SPS_REQUIRE_GPU=1; the refusals are tested everywhere.
 # Also requires: sps-fake, sps-dedisperse, sps-header
@@ -51,7 +52,7 @@ same_events() {
 	    }
 	    END { for (k in snr) { print "CPU only: " k " " snr[k]; bad++ }
 		  exit bad > 0 }' cpu.ev gpu.ev) ||
-	    fail "sps-boxcar $*${SPS_GPU_NORM_CACHE:+ (SPS_GPU_NORM_CACHE=$SPS_GPU_NORM_CACHE)}: GPU differs from CPU: $(printf '%s\n' "$diff" | head -5)"
+	    fail "sps-boxcar $*${SPS_GPU_NORM_CACHE:+ (SPS_GPU_NORM_CACHE=$SPS_GPU_NORM_CACHE)}${SPS_GPU_CLIP_KEEP:+ (SPS_GPU_CLIP_KEEP=$SPS_GPU_CLIP_KEEP)}: GPU differs from CPU: $(printf '%s\n' "$diff" | head -5)"
 }
 
 @test "gpu-search: BD-16 gives the CPU's events, the short last window too" {
@@ -69,6 +70,20 @@ same_events() {
 	for cache in 25000 20001 1000 0; do
 		SPS_GPU_NORM_CACHE=$cache same_events -a BD-16
 		SPS_GPU_NORM_CACHE=$cache same_events -a IG2 -w 600
+	done
+}
+
+@test "gpu-search: the noise model's clipping, from the values near its bounds or in full passes, gives the CPU's events" {
+	need_gpu
+	# impulses: windows whose first bounds are wide, then close in
+	sps-fake -q --nchans 512 --tsamp 80 --tobs 6.3 --fch1 1500 \
+	    --foff -0.5 --seed 9 --pulse dm=120,t=2.5,width=4ms,snr=15 \
+	    --rfi impulse,rate=3,snr=40 >in.fil
+	sps-dedisperse -q --cpu --dm 0 250 in.fil >dmt
+	# all kept (the default), too many for 8 kept, none kept
+	for keep in "" 8 0; do
+		SPS_GPU_CLIP_KEEP=$keep same_events -a BD-16
+		SPS_GPU_CLIP_KEEP=$keep same_events -a IG2 -w 600
 	done
 }
 
