@@ -15,9 +15,18 @@ extern "C" {
 #include "noise.h"
 }
 
-#ifndef NOISE_NT
-#define NOISE_NT	1024	/* threads of a mean or normalisation block:
-				 * one per multiprocessor, for its window */
+#define NOISE_NT	1024	/* most threads of a noise block */
+#ifndef MEAN_NT
+#define MEAN_NT		1024	/* threads of a mean block: one per */
+#define MEAN_MINB	1	/* multiprocessor, all its window in shared
+				 * memory */
+#endif
+#ifndef NORM_NT
+#define NORM_NT		512	/* of a normalisation block: two per */
+#define NORM_MINB	2	/* multiprocessor, each part of its window in
+				 * shared memory (its many barriers are
+				 * another block's time to work; 7.7 ms
+				 * against 10.1 for case A on an H100) */
 #endif
 #ifndef SEARCH_NT
 #define SEARCH_NT	1024	/* of a search block: one per multiprocessor,
@@ -79,7 +88,8 @@ struct sps_gpu_search {
 	int		 dev, ntrials, nplans, nslots, rmax, lmax, tile;
 	int		 maxw;		/* widest boxcar of any plan */
 	size_t		 smem;		/* of a search block */
-	size_t		 norm_cache;	/* samples a norm block holds */
+	size_t		 mean_cache;	/* samples a mean block holds */
+	size_t		 norm_cache;	/* and a normalisation block */
 	int		 boxdit;	/* every plan BoxDIT: boxdit_kernel */
 	int		 na, nb, nw;	/* its shared memory's parts */
 	struct dtrial	*trial;		/* host copies */
@@ -522,7 +532,7 @@ copy_strided(float *__restrict__ dst, const float *__restrict__ src,
 
 /* The clipped mean of window j of each trial (one a block), its first
  * `cache` samples copied to shared memory for the passes. */
-__global__ static void __launch_bounds__(NOISE_NT, 1)
+__global__ static void __launch_bounds__(MEAN_NT, MEAN_MINB)
 mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
@@ -856,7 +866,7 @@ measure_ratios(const struct dstate *d, const struct dtrial *t,
 /* Window j of each trial (one a block) with its baseline subtracted, its
  * sigma_1 and noise ratios measured.  The first `cache` samples of the
  * window are held in shared memory for the passes of the statistics. */
-__global__ static void __launch_bounds__(NOISE_NT, 1)
+__global__ static void __launch_bounds__(NORM_NT, NORM_MINB)
 norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 {
 	extern __shared__ float4 cached4[];
@@ -1303,41 +1313,70 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 	return SPS_OK;
 }
 
+/* The samples of a window a block of kernel k holds in shared memory,
+ * minb such blocks a multiprocessor: as many as fit, at most the longest
+ * window, win. */
+static enum sps_err
+shared_cache(const struct sps_gpu_search *g, const void *k, int minb,
+    size_t win, size_t *cache)
+{
+	struct cudaFuncAttributes attr;
+	int block = 0, sm = 0, reserved = 0;
+	long room;
+
+	if (!shared_limit(g, &block) ||
+	    cudaDeviceGetAttribute(&sm,
+	    cudaDevAttrMaxSharedMemoryPerMultiprocessor, g->dev) !=
+	    cudaSuccess ||
+	    cudaDeviceGetAttribute(&reserved,
+	    cudaDevAttrReservedSharedMemoryPerBlock, g->dev) != cudaSuccess)
+		CHECK(cudaGetLastError());
+	CHECK(cudaFuncGetAttributes(&attr, k));
+	room = sm / minb - reserved;
+	if (room > block)
+		room = block;
+	room -= (long)attr.sharedSizeBytes;
+	*cache = room > 0 ? (size_t)room / sizeof(float) : 0;
+	if (*cache > win)
+		*cache = win;
+	return SPS_OK;
+}
+
 /* The samples of a window a mean or normalisation block holds in shared
- * memory: the whole of the longest window where it fits
- * (SPS_GPU_NORM_CACHE=N caps them at N, for tests; 0: every pass from
- * global memory). */
+ * memory (SPS_GPU_NORM_CACHE=N caps them at N, for tests; 0: every pass
+ * from global memory). */
 static enum sps_err
 choose_norm_cache(struct sps_gpu_search *g)
 {
 	const char *env = getenv("SPS_GPU_NORM_CACHE");
-	struct cudaFuncAttributes mean_attr, norm_attr;
-	size_t win = 0;
-	int limit = 0, i;
+	size_t win = 0, cap;
+	enum sps_err e;
+	int i;
 
 	for (i = 0; i < g->ntrials; i++)
 		if (g->trial[i].win > win)
 			win = g->trial[i].win;
-	if (!shared_limit(g, &limit))
-		CHECK(cudaGetLastError());
-	CHECK(cudaFuncGetAttributes(&mean_attr, mean_kernel));
-	CHECK(cudaFuncGetAttributes(&norm_attr, norm_kernel));
-	limit -= (int)(mean_attr.sharedSizeBytes > norm_attr.sharedSizeBytes ?
-	    mean_attr.sharedSizeBytes : norm_attr.sharedSizeBytes);
-	g->norm_cache = limit > 0 ? (size_t)limit / sizeof(float) : 0;
-	if (g->norm_cache > win)
-		g->norm_cache = win;
-	if (env != NULL && *env != '\0' && strtoull(env, NULL, 10) <
-	    g->norm_cache)
-		g->norm_cache = (size_t)strtoull(env, NULL, 10);
+	if ((e = shared_cache(g, (const void *)mean_kernel, MEAN_MINB, win,
+	    &g->mean_cache)) != SPS_OK ||
+	    (e = shared_cache(g, (const void *)norm_kernel, NORM_MINB, win,
+	    &g->norm_cache)) != SPS_OK)
+		return e;
+	if (env != NULL && *env != '\0') {
+		cap = (size_t)strtoull(env, NULL, 10);
+		if (cap < g->mean_cache)
+			g->mean_cache = cap;
+		if (cap < g->norm_cache)
+			g->norm_cache = cap;
+	}
 	CHECK(cudaFuncSetAttribute(norm_kernel,
 	    cudaFuncAttributeMaxDynamicSharedMemorySize,
 	    (int)(g->norm_cache * sizeof(float))));
 	CHECK(cudaFuncSetAttribute(mean_kernel,
 	    cudaFuncAttributeMaxDynamicSharedMemorySize,
-	    (int)(g->norm_cache * sizeof(float))));
+	    (int)(g->mean_cache * sizeof(float))));
 	sps_trace("GPU search: windows of %zu samples, %zu of them in shared "
-	    "memory", win, g->norm_cache);
+	    "memory for the means, %zu for the rest", win, g->mean_cache,
+	    g->norm_cache);
 	return SPS_OK;
 }
 
@@ -1753,14 +1792,14 @@ advance(struct sps_gpu_search *g)
 		complete++;
 	CHECK(cudaEventRecord(g->k0, g->s));
 	for (; g->nmean < complete; g->nmean++) {
-		mean_kernel<<<g->ntrials, NOISE_NT, g->norm_cache *
+		mean_kernel<<<g->ntrials, MEAN_NT, g->mean_cache *
 		    sizeof(float), g->s>>>(g->d, g->nmean, g->nbase,
-		    g->norm_cache);
+		    g->mean_cache);
 		CHECK_LAUNCH("mean_kernel");
 	}
 	for (; g->nnorm + 1 < g->nmean || (g->finished && g->nnorm <
 	    g->nmean); g->nnorm++) {
-		norm_kernel<<<g->ntrials, NOISE_NT, g->norm_cache *
+		norm_kernel<<<g->ntrials, NORM_NT, g->norm_cache *
 		    sizeof(float), g->s>>>(g->d, g->nnorm, g->nbase,
 		    g->norm_cache);
 		CHECK_LAUNCH("norm_kernel");
