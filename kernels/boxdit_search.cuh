@@ -14,15 +14,44 @@
  * four: the double prefix sums of search_kernel cost far more. */
 
 #ifndef BOXDIT_NT
-#define BOXDIT_NT	1024
+#define BOXDIT_NT	512	/* threads of a block, two a multiprocessor */
+#define BOXDIT_MINB	2
 #endif
 
-/* The double search of one start (q samples into the tile, whose samples
- * x0 holds), over the widths that end within room samples. */
+/* A trial's samples one after another from s, read from its window
+ * ring (a division only where a window ends). */
+struct run {
+	const struct dstate	*d;
+	const struct dtrial	*t;
+	uint64_t		 s;
+	const float		*p;
+	unsigned		 left;
+};
+
 __device__ static float
-boxdit_refine(const struct dplan *p, const float *x0, unsigned q,
-    long long room, const float *sc, int *width)
+run_next(struct run *r)
 {
+	if (r->left == 0) {
+		unsigned off = (unsigned)(r->s % r->t->win);
+
+		r->p = window_at(r->d, r->t, r->s / r->t->win) + off;
+		r->left = (unsigned)r->t->win - off;
+	}
+	r->s++;
+	r->left--;
+	return *r->p++;
+}
+
+/* The double search of one start (q samples into the tile, sample s of
+ * the trial), over the widths that end within room samples: from the
+ * window ring, not the block's shared memory, where the series of later
+ * levels have taken the place of the samples. */
+__device__ static float
+boxdit_refine(const struct dplan *p, const struct dstate *d,
+    const struct dtrial *t, uint64_t s, unsigned q, long long room,
+    const float *sc, int *width)
+{
+	struct run x = { d, t, s, NULL, 0 };
 	double acc = 0;
 	float best = -INFINITY;
 	int pos = 0, bw = 0;
@@ -37,7 +66,7 @@ boxdit_refine(const struct dplan *p, const float *x0, unsigned q,
 			float v;
 
 			for (; pos < w; pos++)
-				acc = __dadd_rn(acc, (double)x0[q + pos]);
+				acc = __dadd_rn(acc, (double)run_next(&x));
 			v = (float)__dmul_rn(acc, (double)sc[p->wbase[l] + k]);
 			if (v > best) {
 				best = v;
@@ -146,7 +175,7 @@ boxdit_group(const float *x, const float *Xp, const float *bound,
 
 #pragma unroll
 	for (int r = 0; r < GROUP; r++) {
-		a[r] = Xp != NULL ? Xp[2 * r] : 0.0f;
+		a[r] = Xp != NULL ? Xp[r] : 0.0f;
 		hit[r] = false;
 	}
 #pragma unroll
@@ -215,7 +244,7 @@ level_code(const struct dplan *p, int l, unsigned ns, int room)
 
 __device__ static void
 level_table(const struct dplan *p, unsigned nstarts, long long room0,
-    int na, int nb, struct blevel *lv)
+    int nr, int nb, struct blevel *lv)
 {
 	for (int l = threadIdx.x; l < p->nlevels; l += blockDim.x) {
 		int sep = p->sep[l];
@@ -226,14 +255,16 @@ level_table(const struct dplan *p, unsigned nstarts, long long room0,
 		lv[l].ns = ns;
 		lv[l].nfull = room0 < last ? 0 : (unsigned)min((long long)ns,
 		    (room0 - last) / sep + 1);
-		lv[l].k = level_code(p, l, ns, l == 0 ? na : nb);
+		lv[l].k = level_code(p, l, ns, l == 0 ? nr : l % 2 == 1 ? nb :
+		    nr - nb);
 	}
 }
 
 /* Level l's starts of the tile, from its series xi and the starting sums
- * Xp (NULL at level 0): flag those of which a width reaches its bound;
- * Xo (NULL at the last level) gets each start's sum of all the level's
- * widths, the next level's starting sums.  K, the level's widths, known
+ * Xp (NULL at level 0; Xp[m] for start m): flag those of which a width
+ * reaches its bound; Xo (NULL at the last level) gets, for each even
+ * start m, its sum of all the level's widths at Xo[m / 2]: the starting
+ * sums of the next level, whose starts are every other one.  K, the level's widths, known
  * to the compiler (0: not), lets groups of starts share their loads:
  * the kernel is bound by its instructions.  Threads without a start
  * leave at once: at the upper levels most have none. */
@@ -255,13 +286,13 @@ boxdit_level(const struct dplan *p, int l, const struct blevel *lv,
 			for (int k = 0; k < (K > 0 && K <= 16 ? K : 1); k++)
 				held[k] = bound[k];
 		for (unsigned m = threadIdx.x; m < ns; m += blockDim.x) {
-			float a = Xp != NULL ? Xp[2 * m] : 0.0f;
+			float a = Xp != NULL ? Xp[m] : 0.0f;
 			bool hit = m < nfull ? boxdit_one<K>(xi + m, bound, held,
 			    &a) : boxdit_start(xi + m, nw, widths_within(p, l,
 			    room0 - (long long)m * sep), bound, &a);
 
-			if (Xo != NULL)
-				Xo[m] = a;
+			if (Xo != NULL && m % 2 == 0)
+				Xo[m / 2] = a;
 			if (hit)
 				boxdit_flag(flag, m * (unsigned)sep);
 		}
@@ -280,20 +311,20 @@ boxdit_level(const struct dplan *p, int l, const struct blevel *lv,
 		int cnt = (int)min((unsigned)GROUP, ns - m0);
 
 		if (K > 0 && m0 + GROUP <= nfull) {
-			boxdit_group<K>(xi + m0, Xp != NULL ? Xp + 2 * m0 :
-			    NULL, bound, held, a, hit);
+			boxdit_group<K>(xi + m0, Xp != NULL ? Xp + m0 : NULL,
+			    bound, held, a, hit);
 			if (Xo != NULL)
-				*(float4 *)(Xo + m0) = make_float4(a[0], a[1],
-				    a[2], a[3]);
+				*(float2 *)(Xo + m0 / 2) = make_float2(a[0],
+				    a[2]);
 		} else
 			for (int r = 0; r < cnt; r++) {
 				unsigned m = m0 + (unsigned)r;
 
-				a[r] = Xp != NULL ? Xp[2 * m] : 0.0f;
+				a[r] = Xp != NULL ? Xp[m] : 0.0f;
 				hit[r] = boxdit_start(xi + m, nw, widths_within(p,
 				    l, room0 - (long long)m * sep), bound, &a[r]);
-				if (Xo != NULL)
-					Xo[m] = a[r];
+				if (Xo != NULL && m % 2 == 0)
+					Xo[m / 2] = a[r];
 			}
 		for (int r = 0; r < cnt; r++)
 			if (hit[r])
@@ -359,19 +390,46 @@ boxdit_load(const struct dstate *d, const struct dtrial *t, uint64_t s0,
 	}
 }
 
-/* Shared memory of a block: x_0 (na floats), two buffers of decimated
- * series (nb each), the starting sums (tile + tile / 2), the scales and
- * their screen bounds (nw each, the bounds BOUND_PAD more) and a bit per
- * start.  The buffers are
- * found by offsets from x0, not through pointers kept in an array, so
- * that the compiler knows them for shared memory. */
-__global__ static void __launch_bounds__(BOXDIT_NT)
+/* x[r] = x[2r + f] + x[2r + f + 1] for r < m, in place: each round of
+ * the block reads HALVE_ROUNDS sums a thread before it writes them, and
+ * later rounds read only past what earlier ones wrote. */
+__device__ static void
+decimate_in_place(float *x, int f, int m)
+{
+	for (int b = 0; b < m; b += HALVE_ROUNDS * blockDim.x) {
+		float v[HALVE_ROUNDS];
+
+#pragma unroll
+		for (int r = 0; r < HALVE_ROUNDS; r++) {
+			int i = b + r * blockDim.x + threadIdx.x;
+
+			v[r] = i < m ? __fadd_rn(x[2 * i + f], x[2 * i + f + 1]) :
+			    0;
+		}
+		__syncthreads();
+#pragma unroll
+		for (int r = 0; r < HALVE_ROUNDS; r++) {
+			int i = b + r * blockDim.x + threadIdx.x;
+
+			if (i < m)
+				x[i] = v[r];
+		}
+	}
+}
+
+/* Shared memory of a block: the series (nr floats: x_0, na of them, then
+ * x_1 in its place, x_2 nb floats on, x_3 in x_1's place...), the
+ * starting sums (tile / 2, then tile / 4), the scales and their screen
+ * bounds (nw each, the bounds BOUND_PAD more) and a bit per start.  The
+ * buffers are found by offsets from x0, not through pointers kept in an
+ * array, so that the compiler knows them for shared memory. */
+__global__ static void __launch_bounds__(BOXDIT_NT, BOXDIT_MINB)
 boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
-    int finished, int tile, int na, int nb, int nw, struct dfound *found,
-    unsigned *nfound, unsigned cap)
+    int finished, int tile, int na, int nr, int nb, int nw,
+    struct dfound *found, unsigned *nfound, unsigned cap)
 {
 	extern __shared__ float4 smem4[];
-	float *x0 = (float *)smem4;
+	float *x0 = (float *)smem4, *sums = x0 + nr;
 	__shared__ struct dplan sp;
 	__shared__ struct blevel lv[SPS_BOXCAR_MAXLEVELS];
 	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
@@ -381,7 +439,7 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 	size_t nstarts;
 	int slot = blockIdx.y * d.nslots + (int)(j % d.nslots);
 	double sigma = d.sigma[slot];
-	float *sc = x0 + na + 2 * nb + tile + tile / 2, *bound = sc + nw;
+	float *sc = sums + tile / 2 + tile / 4, *bound = sc + nw;
 	unsigned *flag = (unsigned *)(bound + nw + BOUND_PAD);
 	float thr = (float)d.threshold;
 
@@ -400,23 +458,28 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 		bound[i] = screen_bound(sc[i], thr);
 	for (int i = threadIdx.x; i < BOUND_PAD; i += blockDim.x)
 		bound[p->wbase[p->nlevels] + i] = INFINITY;
-	level_table(p, (unsigned)nstarts, (long long)(vend - s0), na, nb, lv);
+	level_table(p, (unsigned)nstarts, (long long)(vend - s0), nr, nb, lv);
 	__syncthreads();
 	for (int l = 0; l < p->nlevels; l++) {
-		const float *xi = l == 0 ? x0 : x0 + na + ((l - 1) & 1) * nb;
-		const float *Xp = l == 0 ? NULL : x0 + na + 2 * nb +
-		    ((l - 1) & 1) * tile;
-		float *xo = x0 + na + (l & 1) * nb;
-		float *Xo = l + 1 < p->nlevels ? x0 + na + 2 * nb + (l & 1) *
-		    tile : NULL;
+		const float *xi = x0 + (l == 0 ? 0 : ((l - 1) & 1) * nb);
+		const float *Xp = l == 0 ? NULL : sums + ((l - 1) & 1) *
+		    (tile / 2);
+		float *xo = x0 + (l & 1) * nb;
+		float *Xo = l + 1 < p->nlevels ? sums + (l & 1) * (tile / 2) :
+		    NULL;
 
 		boxdit_any_level(p, l, &lv[l], xi, Xp, Xo, bound +
 		    p->wbase[l], (long long)(vend - s0), flag);
 		if (Xo == NULL)
 			break;
-		for (int r = threadIdx.x; r < p->need[l + 1]; r += blockDim.x)
-			xo[r] = __fadd_rn(xi[2 * r + p->full[l]],
-			    xi[2 * r + p->full[l] + 1]);
+		if (l == 0) {	/* x_1 takes x_0's place */
+			__syncthreads();
+			decimate_in_place(x0, p->full[0], p->need[1]);
+		} else
+			for (int r = threadIdx.x; r < p->need[l + 1];
+			    r += blockDim.x)
+				xo[r] = __fadd_rn(xi[2 * r + p->full[l]],
+				    xi[2 * r + p->full[l] + 1]);
 		__syncthreads();
 	}
 	__syncthreads();
@@ -426,8 +489,8 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 
 		if (!(flag[q >> 5] >> (q & 31) & 1))
 			continue;
-		best = boxdit_refine(p, x0, q, (long long)(vend - s0 - q), sc,
-		    &w);
+		best = boxdit_refine(p, &d, t, s0 + q, q, (long long)(vend -
+		    s0 - q), sc, &w);
 		if (best >= thr) {
 			unsigned at = atomicAdd(nfound, 1u);
 

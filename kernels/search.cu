@@ -91,7 +91,7 @@ struct sps_gpu_search {
 	size_t		 mean_cache;	/* samples a mean block holds */
 	size_t		 norm_cache;	/* and a normalisation block */
 	int		 boxdit;	/* every plan BoxDIT: boxdit_kernel */
-	int		 na, nb, nw;	/* its shared memory's parts */
+	int		 na, nr, nb, nw;	/* its shared memory's parts */
 	struct dtrial	*trial;		/* host copies */
 	struct dplan	*plan;
 	const struct sps_boxcar_plan **bplan;	/* plan[i]'s */
@@ -1313,12 +1313,11 @@ choose_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan *const
 	return SPS_OK;
 }
 
-/* The samples of a window a block of kernel k holds in shared memory,
- * minb such blocks a multiprocessor: as many as fit, at most the longest
- * window, win. */
+/* The bytes of shared memory a block of kernel k may ask for beside its
+ * own, minb such blocks a multiprocessor. */
 static enum sps_err
-shared_cache(const struct sps_gpu_search *g, const void *k, int minb,
-    size_t win, size_t *cache)
+block_shared(const struct sps_gpu_search *g, const void *k, int minb,
+    size_t *bytes)
 {
 	struct cudaFuncAttributes attr;
 	int block = 0, sm = 0, reserved = 0;
@@ -1336,7 +1335,23 @@ shared_cache(const struct sps_gpu_search *g, const void *k, int minb,
 	if (room > block)
 		room = block;
 	room -= (long)attr.sharedSizeBytes;
-	*cache = room > 0 ? (size_t)room / sizeof(float) : 0;
+	*bytes = room > 0 ? (size_t)room : 0;
+	return SPS_OK;
+}
+
+/* The samples of a window a block of kernel k holds in shared memory,
+ * minb such blocks a multiprocessor: as many as fit, at most the longest
+ * window, win. */
+static enum sps_err
+shared_cache(const struct sps_gpu_search *g, const void *k, int minb,
+    size_t win, size_t *cache)
+{
+	size_t room;
+	enum sps_err e;
+
+	if ((e = block_shared(g, k, minb, &room)) != SPS_OK)
+		return e;
+	*cache = room / sizeof(float);
 	if (*cache > win)
 		*cache = win;
 	return SPS_OK;
@@ -1381,11 +1396,14 @@ choose_norm_cache(struct sps_gpu_search *g)
 }
 
 /* boxdit_kernel's shared memory for tiles of `tile` starts, the plans'
- * layouts for it kept. */
+ * layouts for it kept: the series (x_0, then the odd levels' in its
+ * place and the even levels' nb floats on, each with 4 floats to spare
+ * before the next, which the reads of whole float4 may touch), the
+ * starting sums, scales, bounds and flags. */
 static size_t
 boxdit_smem(struct sps_gpu_search *g, int tile)
 {
-	size_t need[SPS_BOXCAR_MAXLEVELS], na = 0, nb = 0;
+	size_t need[SPS_BOXCAR_MAXLEVELS], na = 0, nb = 0, nb2 = 0, nr;
 	int L[SPS_BOXCAR_MAXLEVELS], nw = 0, i, l;
 
 	for (i = 0; i < g->nplans; i++) {
@@ -1397,6 +1415,8 @@ boxdit_smem(struct sps_gpu_search *g, int tile)
 			dp->full[l] = L[l];
 			if (l > 0 && need[l] > nb)
 				nb = need[l];
+			if (l > 1 && need[l] > nb2)
+				nb2 = need[l];
 		}
 		if (need[0] > na)
 			na = need[0];
@@ -1406,10 +1426,13 @@ boxdit_smem(struct sps_gpu_search *g, int tile)
 			nw = dp->wbase[dp->nlevels];
 	}
 	g->na = (int)(na + 3) / 4 * 4;
-	g->nb = (int)(nb + 3) / 4 * 4;
+	g->nb = (int)(nb + 3) / 4 * 4 + 4;
+	nr = (size_t)g->nb + nb2 + 4 > (size_t)g->na + 4 ?
+	    (size_t)g->nb + nb2 + 4 : (size_t)g->na + 4;
+	g->nr = (int)(nr + 3) / 4 * 4;
 	g->nw = (nw + 3) / 4 * 4;
-	return ((size_t)g->na + 2 * (size_t)g->nb + (size_t)tile +
-	    (size_t)tile / 2 + 2 * (size_t)g->nw + BOUND_PAD) * sizeof(float) +
+	return ((size_t)g->nr + (size_t)tile / 2 + (size_t)tile / 4 +
+	    2 * (size_t)g->nw + BOUND_PAD) * sizeof(float) +
 	    ((size_t)tile + 31) / 32 * sizeof(unsigned);
 }
 
@@ -1442,25 +1465,35 @@ fit_boxdit_tile(struct sps_gpu_search *g, int period, int tile, int limit)
 	return 0;
 }
 
-/* One block a multiprocessor: smaller tiles, for two, read so much more
- * of the series around them (the widest boxcar) that they are slower
- * (8.4 ms against 6.3 a window of case A on an H100). */
+/* BOXDIT_MINB blocks a multiprocessor, their many barriers each other's
+ * time to work, unless that takes more than halving the tile one block
+ * could have (each tile reads the widest boxcar's samples past its end:
+ * the smaller the tile, the more of them). */
 static enum sps_err
 choose_boxdit_tile(struct sps_gpu_search *g, const struct sps_boxcar_plan
     *const *plans)
 {
 	const char *cap = getenv("SPS_GPU_BOXDIT_TILE");
-	int limit = 0, period = period_of(g, plans);
+	int period = period_of(g, plans), one, some;
 	int most = cap != NULL && atoi(cap) >= 32 ? atoi(cap) : TILE_MAX;
+	size_t room1, room;
+	enum sps_err e;
 
-	if (!shared_limit(g, &limit))
-		CHECK(cudaGetLastError());
-	if ((g->tile = fit_boxdit_tile(g, period, most, limit - 1024 -
-	    (int)sizeof(struct dplan))) == 0)
+	if ((e = block_shared(g, (const void *)boxdit_kernel, 1, &room1)) !=
+	    SPS_OK ||
+	    (e = block_shared(g, (const void *)boxdit_kernel, BOXDIT_MINB,
+	    &room)) != SPS_OK)
+		return e;
+	one = fit_boxdit_tile(g, period, most, (int)room1);
+	some = fit_boxdit_tile(g, period, most, (int)room);
+	if ((g->tile = 2 * some >= one ? some : one) == 0)
 		return sps_fail(SPS_EVALUE, "GPU search: boxcars up to %d "
-		    "samples do not fit the device's %d bytes of shared "
-		    "memory", g->maxw, limit);
+		    "samples do not fit the device's %zu bytes of shared "
+		    "memory", g->maxw, room1);
+	g->smem = boxdit_smem(g, g->tile);
 	g->boxdit = 1;
+	sps_trace("GPU search: BoxDIT tiles of %d starts, %zu bytes of shared "
+	    "memory", g->tile, g->smem);
 	CHECK(cudaFuncSetAttribute(boxdit_kernel,
 	    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
 	return SPS_OK;
@@ -1750,7 +1783,7 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 		if (g->boxdit) {
 			boxdit_kernel<<<grid, BOXDIT_NT, g->smem, g->s>>>(g->d,
 			    j, g->nbase, g->nnorm, g->finished, g->tile, g->na,
-			    g->nb, g->nw, g->d_found, g->d_nfound,
+			    g->nr, g->nb, g->nw, g->d_found, g->d_nfound,
 			    (unsigned)g->found_cap);
 			CHECK_LAUNCH("boxdit_kernel");
 		} else {
