@@ -390,31 +390,15 @@ boxdit_load(const struct dstate *d, const struct dtrial *t, uint64_t s0,
 	}
 }
 
-/* x[r] = x[2r + f] + x[2r + f + 1] for r < m, in place: each round of
- * the block reads HALVE_ROUNDS sums a thread before it writes them, and
- * later rounds read only past what earlier ones wrote. */
+/* x[r] = x[2r + f] + x[2r + f + 1] for r < m, in place
+ * (in_place_rounds). */
 __device__ static void
 decimate_in_place(float *x, int f, int m)
 {
-	for (int b = 0; b < m; b += HALVE_ROUNDS * blockDim.x) {
-		float v[HALVE_ROUNDS];
-
-#pragma unroll
-		for (int r = 0; r < HALVE_ROUNDS; r++) {
-			int i = b + r * blockDim.x + threadIdx.x;
-
-			v[r] = i < m ? __fadd_rn(x[2 * i + f], x[2 * i + f + 1]) :
-			    0;
-		}
-		__syncthreads();
-#pragma unroll
-		for (int r = 0; r < HALVE_ROUNDS; r++) {
-			int i = b + r * blockDim.x + threadIdx.x;
-
-			if (i < m)
-				x[i] = v[r];
-		}
-	}
+	in_place_rounds((unsigned)m,
+	    [&](unsigned i) { return __fadd_rn(x[2 * i + f], x[2 * i + f +
+	    1]); },
+	    [&](unsigned i, float v) { x[i] = v; });
 }
 
 /* Shared memory of a block: the series (nr floats: x_0, na of them, then

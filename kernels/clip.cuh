@@ -54,18 +54,6 @@ block_sums(double *v, double *sh)
 		v[k] = sh[K * nw + k];
 }
 
-/* a, b, c summed over the block, in every thread. */
-__device__ static void
-block_sum3(double *a, double *b, double *c, double *sh)
-{
-	double v[3] = { *a, *b, *c };
-
-	block_sums<3>(v, sh);
-	*a = v[0];
-	*b = v[1];
-	*c = v[2];
-}
-
 /* A window's samples: those before ns in the block's shared memory,
  * the rest at their place in global memory (g[i]). */
 struct span {
@@ -291,6 +279,17 @@ clip_bounds(double M, double s, double t, float *lo, float *hi)
 	*hi = (float)__dadd_rn(M, __dmul_rn(t, s));
 }
 
+/* Whether sps_clipped_stats's loop goes on after a pass that moved the
+ * count from pn and the mean from pm, at sd s. */
+__device__ static int
+clip_goes_on(const struct clip_state *cs, double pm, double pn, double s,
+    double t)
+{
+	if (cs->C == pn && fabs(cs->M - pm) <= fmax(0.1 / cs->C, 1e-6) * s)
+		return 0;
+	return t > 0 && cs->C > 1 && cs->it < MAX_ITER;
+}
+
 /* One pass of sps_clipped_stats's loop, from the band where it holds
  * (-1: it does not; 0: done, the loop ends; 1: go on). */
 __device__ static int
@@ -306,9 +305,7 @@ band_step(const struct band *b, const float *edge, double t,
 	warp_band_moments(b, edge, (float)cs->M, lo, hi, &cs->C, &cs->M,
 	    &cs->M2);
 	cs->it++;
-	if (cs->C == pn && fabs(cs->M - pm) <= fmax(0.1 / cs->C, 1e-6) * s)
-		return 0;
-	return t > 0 && cs->C > 1 && cs->it < MAX_ITER;
+	return clip_goes_on(cs, pm, pn, s, t);
 }
 
 /* sps_clipped_stats (noise.c) by one block: a full pass where the band
@@ -350,8 +347,7 @@ block_clipped(const struct span *x, size_t n, double t, double clip,
 			block_moments(x, n, (float)cs.M, lo, hi, sh, &cs.C,
 			    &cs.M, &cs.M2);
 			cs.it++;
-			cs.more = !(cs.C == pn && fabs(cs.M - pm) <= fmax(0.1 /
-			    cs.C, 1e-6) * s) && cs.C > 1 && cs.it < MAX_ITER;
+			cs.more = clip_goes_on(&cs, pm, pn, s, t);
 			continue;
 		}
 		if (threadIdx.x < 32) {

@@ -194,7 +194,7 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 	double centre = (double)(j * t->win) + ((double)n - 1) / 2.0;
 	double pm = j > 0 ? mv[(j - 1) % d->nslots] : NAN;
 	double nm = next_len > 0 ? mv[(j + 1) % d->nslots] : NAN;
-	double b0 = 0, b1 = 0, a0, a1, bad = 0, u = 0, v = 0;
+	double b0 = 0, b1 = 0, a0, a1, bad = 0;
 	int have_prev = isfinite(pm), have_next = isfinite(nm);
 	size_t half = (size_t)floor(-rel) + 1, i;
 
@@ -241,7 +241,7 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 				x->g[k] = y;
 		}
 	}
-	block_sum3(&bad, &u, &v, sh);
+	block_sums<1>(&bad, sh);
 	return (unsigned long long)bad;
 }
 
@@ -283,14 +283,14 @@ pair_sum(const struct span *x, unsigned i, float inv, int zero)
 	return __fmul_rn(__fadd_rn(u, v), inv);
 }
 
-/* a[i] = pair_sum(x, i) for i < m, where a and x may be the same memory:
- * each round of the block reads HALVE_ROUNDS sums a thread before it
- * writes them, and later rounds read only past what earlier ones
- * wrote. */
+/* a[i] = get(i) for i < m, where get reads a's own memory at or past
+ * i: each round of the block reads HALVE_ROUNDS values a thread before
+ * it writes them, and later rounds read only past what earlier ones
+ * wrote.  No barrier after the last round. */
 #define HALVE_ROUNDS	8
+template <class G, class S>
 __device__ static void
-halve(const struct span *x, const struct span *a, size_t m, float inv,
-    int zero)
+in_place_rounds(unsigned m, G get, S set)
 {
 	for (unsigned b = 0; b < m; b += HALVE_ROUNDS * blockDim.x) {
 		float v[HALVE_ROUNDS];
@@ -299,7 +299,7 @@ halve(const struct span *x, const struct span *a, size_t m, float inv,
 		for (int r = 0; r < HALVE_ROUNDS; r++) {
 			unsigned i = b + r * blockDim.x + threadIdx.x;
 
-			v[r] = i < m ? pair_sum(x, i, inv, zero) : 0;
+			v[r] = i < m ? get(i) : 0;
 		}
 		__syncthreads();
 #pragma unroll
@@ -307,9 +307,20 @@ halve(const struct span *x, const struct span *a, size_t m, float inv,
 			unsigned i = b + r * blockDim.x + threadIdx.x;
 
 			if (i < m)
-				span_set(a, i, v[r]);
+				set(i, v[r]);
 		}
 	}
+}
+
+/* a[i] = pair_sum(x, i) for i < m, where a and x may be the same memory
+ * (in_place_rounds). */
+__device__ static void
+halve(const struct span *x, const struct span *a, size_t m, float inv,
+    int zero)
+{
+	in_place_rounds((unsigned)m,
+	    [&](unsigned i) { return pair_sum(x, i, inv, zero); },
+	    [&](unsigned i, float v) { span_set(a, i, v); });
 	__syncthreads();
 }
 
