@@ -4,11 +4,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/mman.h>
 
 #include "codec.h"
 #include "dmtime.h"
+#include "pipewide.h"
 
 static const char block_magic[4] = { 'S', 'P', 'S', 'B' };
 
@@ -123,25 +123,18 @@ sps_dmtime_scratch_free(struct sps_dmtime_scratch *s)
 	s->cap = 0;
 }
 
-/* Whole pages of their own (pipewide.h's lending replaces them), on 2 MB
- * pages where the system gives them. */
+/* Whole pages of their own (pipewide.h's lending replaces them). */
 unsigned char *
 sps_dmtime_scratch_room(struct sps_dmtime_scratch *s, size_t bytes)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
+	size_t len;
 	void *p;
 
 	if (bytes <= s->cap)
 		return s->raw;
 	sps_dmtime_scratch_free(s);
-	len = (bytes + page - 1) / page * page;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	if ((p = sps_pipe_pages(NULL, bytes, &len)) == NULL)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, len, MADV_HUGEPAGE);
-#endif
 	s->raw = p;
 	s->cap = len;
 	return s->raw;

@@ -43,20 +43,21 @@ sps_pipe_can_lend(int fd)
 #endif
 }
 
-/* Fresh pages over those holding the n bytes at p (p on a page). */
-static int
-renew(void *p, size_t n)
+void *
+sps_pipe_pages(void *p, size_t n, size_t *len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t len = (n + page - 1) / page * page;
+	void *m;
 
-	if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-	    MAP_FIXED, -1, 0) == MAP_FAILED)
-		return -1;
+	*len = (n + page - 1) / page * page;
+	m = mmap(p, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    (p != NULL ? MAP_FIXED : 0), -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, len, MADV_HUGEPAGE);
+	(void)madvise(m, *len, MADV_HUGEPAGE);
 #endif
-	return 0;
+	return m;
 }
 
 ssize_t
@@ -64,7 +65,7 @@ sps_pipe_lend(int fd, void *p, size_t n)
 {
 #ifdef SPLICE_F_GIFT
 	unsigned char *at = p;
-	size_t done = 0;
+	size_t done = 0, len;
 	ssize_t k = 0;
 	int err;
 
@@ -79,7 +80,7 @@ sps_pipe_lend(int fd, void *p, size_t n)
 	}
 	err = k < 0 ? errno : EIO;
 	/* once all is lent (a page may go in two parts), or failing */
-	if (done > 0 && renew(p, done) != 0)
+	if (done > 0 && sps_pipe_pages(p, done, &len) == NULL)
 		return -1;
 	errno = done < n ? err : 0;
 	return done > 0 ? (ssize_t)done : -1;

@@ -29,4 +29,10 @@ int sps_pipe_can_lend(int fd);
  * had. */
 ssize_t sps_pipe_lend(int fd, void *p, size_t n);
 
+/* Fresh private anonymous pages for n bytes, *len of them (whole pages),
+ * on 2 MB pages where the system gives them: at p, over what was there,
+ * or anywhere for p NULL.  Memory sps_pipe_lend can lend; NULL when the
+ * system gives none. */
+void *sps_pipe_pages(void *p, size_t n, size_t *len);
+
 #endif
