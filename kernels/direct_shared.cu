@@ -203,28 +203,33 @@ shared_shape(const struct sps_gpu_dedisp *p, int width, int forced)
 	return -1;
 }
 
-/* The spread of the shifts of trials da .. db - 1: the window width
- * they need, and in base (nlive) the start of each channel's window in
- * 16-byte vectors; 0 if the window would be wider than WIDTH_MAX or a
- * shift is negative. */
+/* The spread of the shifts of trials da .. db - 1 (db > da): the window
+ * width they need, and in base (nlive) the start of each channel's
+ * window in 16-byte vectors; 0 if the window would be wider than
+ * WIDTH_MAX or a shift is negative.  hi is scratch for nlive. */
 static int
-block_width(const int *shifts, int nlive, int da, int db, int *base)
+block_width(const int *shifts, int nlive, int da, int db, int *base,
+    int *hi)
 {
+	const int *row = shifts + (size_t)da * nlive;
 	int c, d, span = 0;
 
-	for (c = 0; c < nlive; c++) {
-		int lo = INT_MAX, hi = INT_MIN;
-
-		for (d = da; d < db; d++) {
-			int s = shifts[(size_t)d * nlive + c];
-
-			lo = s < lo ? s : lo;
-			hi = s > hi ? s : hi;
+	/* row by row, in the table's order: a channel's shifts are a row
+	 * apart, and read column by column each would miss the cache */
+	for (c = 0; c < nlive; c++)
+		base[c] = hi[c] = row[c];
+	for (d = da + 1; d < db; d++) {
+		row = shifts + (size_t)d * nlive;
+		for (c = 0; c < nlive; c++) {
+			base[c] = row[c] < base[c] ? row[c] : base[c];
+			hi[c] = row[c] > hi[c] ? row[c] : hi[c];
 		}
-		if (lo < 0)
+	}
+	for (c = 0; c < nlive; c++) {
+		if (base[c] < 0)
 			return 0;
-		base[c] = lo / 16;
-		span = hi - 16 * base[c] > span ? hi - 16 * base[c] : span;
+		base[c] /= 16;
+		span = hi[c] - 16 * base[c] > span ? hi[c] - 16 * base[c] : span;
 	}
 	/* lane 31 reads 4 bytes at 4 * (o / 4) + 508, o <= span */
 	span = (span + TILE_SAMPLES + 4 + WIDTH_STEP - 1) / WIDTH_STEP *
@@ -282,33 +287,34 @@ static enum sps_err
 plan_ranges(struct sps_gpu_dedisp *p, const int *shifts, int forced,
     int *base, size_t *nshared)
 {
-	int d0 = 0, d1, da, db;
-	enum sps_err e;
+	int d0 = 0, d1, da, db, *hi = (int *)malloc(p->nlive * sizeof(int));
+	enum sps_err e = SPS_OK;
 
-	for (; d0 < p->ndms; d0 = d1) {
+	if (hi == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
+	for (; e == SPS_OK && d0 < p->ndms; d0 = d1) {
 		for (d1 = d0 + 1; d1 < p->ndms && p->scrunch[d1] ==
 		    p->scrunch[d0]; d1++)
 			;
 		if (p->scrunch[d0] != 1)
 			continue;
-		for (da = d0; da < d1; da = db) {
+		for (da = d0; e == SPS_OK && da < d1; da = db) {
 			int w = 0, shape = -1;
 
 			db = da + PLAN_TRIALS < d1 ? da + PLAN_TRIALS : d1;
 			if (p->direct_force != DIRECT_CACHE)
 				w = block_width(shifts, p->nlive, da, db, base +
-				    *nshared * p->nlive);
+				    *nshared * p->nlive, hi);
 			if (w > 0)
 				shape = shared_shape(p, w, forced);
 			if (shape < 0)
 				w = 0;
-			if ((e = add_range(p, da, db, w, shape, *nshared)) !=
-			    SPS_OK)
-				return e;
+			e = add_range(p, da, db, w, shape, *nshared);
 			*nshared += shape >= 0;
 		}
 	}
-	return SPS_OK;
+	free(hi);
+	return e;
 }
 
 /* Blocks of PLAN_TRIALS trials, at most. */
