@@ -5,6 +5,8 @@
  * compiler's fused multiply-adds do not move it. */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +161,36 @@ copy_strided(float *__restrict__ dst, const float *__restrict__ src,
 		dst[i] = src[i];
 }
 
+/* dst[0..n) = src[0..n) by the block, dst 16-byte aligned: four float4
+ * loads in flight a thread where src is aligned too (the block's loads
+ * then keep device memory busy), else copy_strided's. */
+__device__ static void
+copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n)
+{
+	const float4 *s4 = (const float4 *)src;
+	float4 *d4 = (float4 *)dst;
+	unsigned n4 = (unsigned)(n / 4), i;
+
+	if (((uintptr_t)src & 15) != 0) {
+		copy_strided(dst, src, n, threadIdx.x, blockDim.x);
+		return;
+	}
+	for (i = threadIdx.x; i < n4; i += 4 * blockDim.x) {
+		float4 v[4];
+
+#pragma unroll
+		for (int r = 0; r < 4; r++)
+			if (i + r * blockDim.x < n4)
+				v[r] = s4[i + r * blockDim.x];
+#pragma unroll
+		for (int r = 0; r < 4; r++)
+			if (i + r * blockDim.x < n4)
+				d4[i + r * blockDim.x] = v[r];
+	}
+	for (size_t k = 4 * (size_t)n4 + threadIdx.x; k < n; k += blockDim.x)
+		dst[k] = src[k];
+}
+
 /* The clipped mean of window j of each trial (one a block), its first
  * `cache` samples copied to shared memory for the passes. */
 __global__ static void __launch_bounds__(MEAN_NT, MEAN_MINB)
@@ -174,32 +206,35 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 
 	if (n == 0)
 		return;
-	copy_strided(x.sm, x.g, x.ns, threadIdx.x, blockDim.x);
+	copy_window(x.sm, x.g, x.ns);
 	__syncthreads();
 	block_clipped(&x, n, d.outlier, 1, d.keep, sh, &m, &sd);
 	if (threadIdx.x == 0)
 		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
 }
 
-/* x minus the line through the means at the window centres (noise.c's
- * subtract); the samples not finite are counted.  The samples cached in
- * shared memory keep their NaNs for the statistics; their copies in
- * global memory, which the search reads, are already set to 0. */
-__device__ static unsigned long long
-subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
-    size_t n, uint64_t j, size_t next_len, double *sh)
+/* The line noise.c's subtract takes from a window's samples: before
+ * sample half, a0 + b0 k; from it on, a1 + b1 k (none if the window's
+ * mean is not finite). */
+struct baseline {
+	double	a0, b0, a1, b1, mean;
+	size_t	half;
+};
+
+/* Window j's line, through the means at the window centres. */
+__device__ static struct baseline
+baseline_of(const struct dstate *d, const struct dtrial *t, size_t n,
+    uint64_t j, size_t next_len)
 {
 	const double *mv = d->mean + blockIdx.x * d->nslots;
 	double mean = mv[j % d->nslots], rel = -((double)n - 1) / 2.0;
 	double centre = (double)(j * t->win) + ((double)n - 1) / 2.0;
 	double pm = j > 0 ? mv[(j - 1) % d->nslots] : NAN;
 	double nm = next_len > 0 ? mv[(j + 1) % d->nslots] : NAN;
-	double b0 = 0, b1 = 0, a0, a1, bad = 0;
+	double b0 = 0, b1 = 0;
 	int have_prev = isfinite(pm), have_next = isfinite(nm);
-	size_t half = (size_t)floor(-rel) + 1, i;
+	struct baseline l;
 
-	if (half > n)
-		half = n;
 	if (have_prev)
 		b0 = (mean - pm) / (centre - ((double)((j - 1) * t->win) +
 		    ((double)t->win - 1) / 2.0));
@@ -210,11 +245,106 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 		b0 = b1;
 	if (!have_next)
 		b1 = b0;
-	a0 = __dadd_rn(mean, __dmul_rn(b0, rel));
-	a1 = __dadd_rn(mean, __dmul_rn(b1, rel));
-	/* four loads in flight a thread: one at a time, the block waits on
-	 * each */
-	for (i = threadIdx.x; i < n; i += 4 * (size_t)blockDim.x) {
+	l.a0 = __dadd_rn(mean, __dmul_rn(b0, rel));
+	l.a1 = __dadd_rn(mean, __dmul_rn(b1, rel));
+	l.b0 = b0;
+	l.b1 = b1;
+	l.mean = mean;
+	l.half = (size_t)floor(-rel) + 1;
+	if (l.half > n)
+		l.half = n;
+	return l;
+}
+
+/* Sample k, v, minus the line (NaN without one). */
+__device__ static float
+off_line(const struct baseline *l, float v, size_t k)
+{
+	double a = k < l->half ? l->a0 : l->a1, b = k < l->half ? l->b0 :
+	    l->b1;
+
+	if (!isfinite(l->mean))
+		return NAN;
+	return (float)__dsub_rn((double)v, __dadd_rn(a, __dmul_rn(b,
+	    (double)k)));
+}
+
+/* y as sample k: the shared copy keeps it for the statistics, NaN too;
+ * global memory's, which the search reads, is 0 where it is not finite
+ * (past the shared copy, global memory is the statistics' and keeps
+ * it). */
+__device__ static void
+put_off_line(const struct span *x, size_t k, float y)
+{
+	if (k < x->ns) {
+		x->sm[k] = y;
+		x->g[k] = isfinite(y) ? y : 0;
+	} else
+		x->g[k] = y;
+}
+
+/* put_off_line for samples 4q .. 4q + 3, v, a float4 a store where
+ * they all lie on one side of the shared copy's end; their samples not
+ * finite added to *bad. */
+__device__ static void
+put_off_line4(const struct span *x, const struct baseline *l, unsigned q,
+    float4 v, double *bad)
+{
+	size_t k = 4 * (size_t)q;
+	float4 y = make_float4(off_line(l, v.x, k), off_line(l, v.y, k + 1),
+	    off_line(l, v.z, k + 2), off_line(l, v.w, k + 3));
+
+	*bad += !isfinite(v.x) + !isfinite(v.y) + !isfinite(v.z) +
+	    !isfinite(v.w);
+	if (k + 4 <= x->ns) {
+		((float4 *)x->sm)[q] = y;
+		((float4 *)x->g)[q] = make_float4(isfinite(y.x) ? y.x : 0,
+		    isfinite(y.y) ? y.y : 0, isfinite(y.z) ? y.z : 0,
+		    isfinite(y.w) ? y.w : 0);
+	} else if (k >= x->ns)
+		((float4 *)x->g)[q] = y;
+	else {
+		put_off_line(x, k, y.x);
+		put_off_line(x, k + 1, y.y);
+		put_off_line(x, k + 2, y.z);
+		put_off_line(x, k + 3, y.w);
+	}
+}
+
+/* x minus the line through the means at the window centres (noise.c's
+ * subtract); the samples not finite are counted.  The samples cached in
+ * shared memory keep their NaNs for the statistics; their copies in
+ * global memory, which the search reads, are already set to 0.  Where
+ * the window is 16-byte aligned, two float4 loads in flight a thread,
+ * else four floats: the block waits on device memory for each round. */
+__device__ static unsigned long long
+subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
+    size_t n, uint64_t j, size_t next_len, double *sh)
+{
+	struct baseline l = baseline_of(d, t, n, j, next_len);
+	double bad = 0;
+	size_t from = 0, i;
+
+	if (((uintptr_t)x->g & 15) == 0) {
+		const float4 *g4 = (const float4 *)x->g;
+		unsigned n4 = (unsigned)(n / 4);
+
+		for (unsigned q = threadIdx.x; q < n4; q += 2 * blockDim.x) {
+			float4 in[2];
+
+#pragma unroll
+			for (int r = 0; r < 2; r++)
+				if (q + r * blockDim.x < n4)
+					in[r] = g4[q + r * blockDim.x];
+#pragma unroll
+			for (int r = 0; r < 2; r++)
+				if (q + r * blockDim.x < n4)
+					put_off_line4(x, &l, q + r * blockDim.x,
+					    in[r], &bad);
+		}
+		from = 4 * (size_t)n4;
+	}
+	for (i = from + threadIdx.x; i < n; i += 4 * (size_t)blockDim.x) {
 		float in[4];
 
 #pragma unroll
@@ -226,19 +356,11 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 #pragma unroll
 		for (int r = 0; r < 4; r++) {
 			size_t k = i + r * (size_t)blockDim.x;
-			double a = k < half ? a0 : a1, b = k < half ? b0 : b1;
-			float y;
 
 			if (k >= n)
 				break;
 			bad += !isfinite(in[r]);
-			y = isfinite(mean) ? (float)__dsub_rn((double)in[r],
-			    __dadd_rn(a, __dmul_rn(b, (double)k))) : NAN;
-			if (k < x->ns) {
-				x->sm[k] = y;
-				x->g[k] = isfinite(y) ? y : 0;
-			} else
-				x->g[k] = y;
+			put_off_line(x, k, off_line(&l, in[r], k));
 		}
 	}
 	block_sums<1>(&bad, sh);
@@ -1179,6 +1301,65 @@ alloc_state(struct sps_gpu_search *g, size_t nbuf, size_t ndec)
 	return e;
 }
 
+/* ---- the kernels loaded ahead ----
+ * CUDA loads a kernel when it is first used.  Loading the search's
+ * takes some 20 ms, which sps_gpu_search_preload spends while the caller
+ * sets up its other work; and a kernel first launched mid-run would wait
+ * for the kernels running then (in sps-search, a gulp's dedispersion). */
+
+static enum sps_err
+load_kernels(void)
+{
+	const void *k[] = { (const void *)mean_kernel,
+	    (const void *)norm_kernel, (const void *)boxdit_kernel,
+	    (const void *)search_kernel, (const void *)copy_in_kernel,
+	    (const void *)copy_in_packed_kernel };
+	struct cudaFuncAttributes attr;
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		CHECK(cudaFuncGetAttributes(&attr, k[i]));
+	return SPS_OK;
+}
+
+static pthread_t preload_tid;
+static int preloading;
+
+static void *
+preload(void *dev)
+{
+	if (cudaSetDevice((int)(intptr_t)dev) != cudaSuccess ||
+	    load_kernels() != SPS_OK)
+		cudaGetLastError();	/* sps_gpu_search_create says why */
+	return NULL;
+}
+
+static void
+preload_wait(void)
+{
+	if (preloading)
+		pthread_join(preload_tid, NULL);
+	preloading = 0;
+}
+
+extern "C" void
+sps_gpu_search_preload(int dev)
+{
+	static int waits_at_exit;
+	int n;
+
+	/* the runtime started first: its exit handler, registered then,
+	 * runs after ours, which waits for the loading to end */
+	if (preloading || cudaGetDeviceCount(&n) != cudaSuccess) {
+		cudaGetLastError();
+		return;
+	}
+	if (!waits_at_exit)
+		waits_at_exit = atexit(preload_wait) == 0;
+	if (pthread_create(&preload_tid, NULL, preload, (void *)(intptr_t)
+	    dev) == 0)
+		preloading = 1;
+}
+
 static enum sps_err
 make(struct sps_gpu_search *g, const int *f,
     const struct sps_boxcar_plan *const *plans)
@@ -1197,11 +1378,14 @@ make(struct sps_gpu_search *g, const int *f,
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	if ((e = lay_out(g, f, plans, &nbuf, &ndec)) != SPS_OK)
 		return e;
+	preload_wait();
 	CHECK(cudaSetDevice(g->dev));
+	if ((e = load_kernels()) != SPS_OK)
+		return e;
 	if ((e = (use_boxdit(g) ? choose_boxdit_tile(g, plans) :
 	    choose_tile(g, plans))) != SPS_OK ||
 	    (e = choose_norm_cache(g)) != SPS_OK ||
-	    (e = gpu_stream_create(&g->s)) != SPS_OK)
+	    (e = gpu_stream_create_first(&g->s)) != SPS_OK)
 		return e;
 	CHECK(cudaEventCreate(&g->k0));
 	CHECK(cudaEventCreate(&g->k1));

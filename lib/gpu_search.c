@@ -65,6 +65,12 @@ sps_gpu_search_bytes(const struct sps_gpu_search_opts *o, int ntrials,
 }
 
 #ifndef SPS_HAVE_CUDA
+void
+sps_gpu_search_preload(int dev)
+{
+	(void)dev;
+}
+
 enum sps_err
 sps_gpu_search_create(struct sps_gpu_search **g,
     const struct sps_gpu_search_opts *o, int ntrials, const int *f,

@@ -51,6 +51,11 @@ struct sps_gpu_found {
 
 struct sps_gpu_search;
 
+/* Loads the search's kernels on device dev in the background (some
+ * 20 ms), while the caller sets up other work; sps_gpu_search_create
+ * waits for it.  Nothing in a build without CUDA. */
+void sps_gpu_search_preload(int dev);
+
 /* ntrials trials with scrunch factors f[] searched with plans[] (the
  * plan of each trial's scrunch factor).  SPS_EVALUE when the widest
  * boxcar does not fit the device's shared memory; "CUDA ..." errors

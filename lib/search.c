@@ -284,6 +284,13 @@ make_gpu(struct sps_search *s)
 	return e;
 }
 
+void
+sps_search_preload(const struct sps_search_opts *o)
+{
+	if (o->gpu == SPS_ENGINE_GPU)
+		sps_gpu_search_preload(o->device);
+}
+
 /* The GPU when asked for (or an error), or when any engine will do and
  * one is usable (else the CPU, the reason kept for the caller). */
 static enum sps_err

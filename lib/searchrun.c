@@ -46,6 +46,7 @@ engines(struct sps_searchrun *s, const struct sps_plan *plan,
 	so.gpu = ec;
 	so.device = eo.device;
 	so.name = s->r->name;
+	sps_search_preload(&so);
 	if ((e = sps_dedisp_engine_create(&s->eng, s->r, plan->dm,
 	    plan->scrunch, (int)plan->ntrials, kill, &eo)) != SPS_OK)
 		return e;
