@@ -353,6 +353,40 @@ boxdit_any_level(const struct dplan *p, int l, const struct blevel *lv,
 	}
 }
 
+/* dst[0..cnt) = src[0..cnt), zero from valid on, both 16-byte aligned:
+ * four float4 loads in flight a thread (src holds cnt floats). */
+__device__ static void
+load_run4(float *dst, const float *src, unsigned cnt, unsigned valid)
+{
+	const float4 *s4 = (const float4 *)src;
+	float4 *d4 = (float4 *)dst;
+	unsigned c4 = cnt / 4;
+
+	for (unsigned q = threadIdx.x; q < c4; q += 4 * blockDim.x) {
+		float4 v[4];
+
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			unsigned i = q + u * blockDim.x;
+
+			if (i >= c4)
+				continue;
+			v[u] = 4 * i < valid ? s4[i] : make_float4(0, 0, 0, 0);
+			if (4 * i + 3 >= valid) {
+				v[u].y = 4 * i + 1 < valid ? v[u].y : 0;
+				v[u].z = 4 * i + 2 < valid ? v[u].z : 0;
+				v[u].w = 0;
+			}
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++)
+			if (q + u * blockDim.x < c4)
+				d4[q + u * blockDim.x] = v[u];
+	}
+	for (unsigned k = 4 * c4 + threadIdx.x; k < cnt; k += blockDim.x)
+		dst[k] = k < valid ? src[k] : 0.0f;
+}
+
 /* x0[0..na) = the trial's samples from s0, zero from vend on, copied
  * window by window of the ring. */
 __device__ static void
@@ -371,6 +405,11 @@ boxdit_load(const struct dstate *d, const struct dtrial *t, uint64_t s0,
 
 		if (cnt > na - done)
 			cnt = na - done;
+		if ((((uintptr_t)src | (uintptr_t)(x0 + done)) & 15) == 0) {
+			load_run4(x0 + done, src, cnt, valid);
+			done += cnt;
+			continue;
+		}
 		/* four loads in flight a thread: a block waits on them alone */
 		for (unsigned k = threadIdx.x; k < cnt; k += 4 * blockDim.x) {
 			float v[4];

@@ -308,32 +308,19 @@ band_step(const struct band *b, const float *edge, double t,
 	return clip_goes_on(cs, pm, pn, s, t);
 }
 
-/* sps_clipped_stats (noise.c) by one block: a full pass where the band
- * does not hold, the passes within it by warp 0; at most keep values
- * kept near the bounds (0: no band, every pass full). */
+/* sps_clipped_stats's passes after its first, whose moments cs holds,
+ * by one block: a full pass where the band does not hold, the passes
+ * within it by warp 0; at most keep values kept near the bounds (0: no
+ * band, every pass full). */
 __device__ static double
-block_clipped(const struct span *x, size_t n, double t, double clip,
-    int keep, double *sh, double *mean, double *sd)
+clip_passes(const struct span *x, size_t n, double t, double clip,
+    int keep, double *sh, struct clip_state cs, double *mean, double *sd)
 {
 	__shared__ float edge[EDGE_CAP];
 	__shared__ unsigned nedge;
 	__shared__ struct band b;
 	__shared__ struct clip_state shared_cs;
-	struct clip_state cs = { 0, 0, 0, 0, 1 };
-	float shift = 0;
 
-	if (threadIdx.x == 0) {
-		size_t i;
-
-		for (i = 0; i < n && !isfinite(span_at(x, i)); i++)
-			;
-		sh[0] = i < n ? span_at(x, i) : 0;
-	}
-	__syncthreads();
-	shift = (float)sh[0];
-	__syncthreads();
-	block_moments(x, n, shift, -FLT_MAX, FLT_MAX, sh, &cs.C, &cs.M,
-	    &cs.M2);
 	cs.more = t > 0 && cs.C > 1;
 	while (cs.more) {
 		double s = sd_of(cs.C, cs.M2);
@@ -371,6 +358,55 @@ block_clipped(const struct span *x, size_t n, double t, double clip,
 	*mean = cs.M;
 	*sd = sd_of(cs.C, cs.M2) / clip;
 	return cs.C;
+}
+
+/* The first pass's sums: every finite value, relative to the first. */
+struct first_sums {
+	float	shift, s, q, c;
+
+	__device__ void operator()(float v)
+	{
+		add_moment(v, shift, -FLT_MAX, FLT_MAX, &s, &q, &c);
+	}
+};
+
+/* A first pass's moments from its sums in v[0..3), summed over the
+ * block. */
+__device__ static struct clip_state
+first_moments(const double *v, float shift)
+{
+	struct clip_state cs = { 0, 0, 0, 0, 1 };
+
+	moments_of(v[0], v[1], v[2], shift, &cs.C, &cs.M, &cs.M2);
+	return cs;
+}
+
+/* sps_clipped_stats (noise.c) by one block (clip_passes after the first
+ * pass). */
+__device__ static double
+block_clipped(const struct span *x, size_t n, double t, double clip,
+    int keep, double *sh, double *mean, double *sd)
+{
+	struct first_sums f = { 0, 0, 0, 0 };
+	double v[3];
+
+	if (threadIdx.x == 0) {
+		size_t i;
+
+		for (i = 0; i < n && !isfinite(span_at(x, i)); i++)
+			;
+		sh[0] = i < n ? span_at(x, i) : 0;
+	}
+	__syncthreads();
+	f.shift = (float)sh[0];
+	__syncthreads();
+	span_each(x, n, f);
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<3>(v, sh);
+	return clip_passes(x, n, t, clip, keep, sh, first_moments(v, f.shift),
+	    mean, sd);
 }
 
 /* block_moments by one warp, the sums the same in every lane. */

@@ -121,6 +121,8 @@ struct sps_gpu_search {
 
 #include "clip.cuh"
 
+static_assert(4 * (NORM_NT / 32) + 4 <= BLOCK_SH, "subtract's sums");
+
 /* ---- the noise model, one block per trial ---- */
 
 /* Samples of window j of a trial with len samples so far (0: none). */
@@ -285,10 +287,10 @@ put_off_line(const struct span *x, size_t k, float y)
 
 /* put_off_line for samples 4q .. 4q + 3, v, a float4 a store where
  * they all lie on one side of the shared copy's end; their samples not
- * finite added to *bad. */
+ * finite added to *bad, the results to f. */
 __device__ static void
 put_off_line4(const struct span *x, const struct baseline *l, unsigned q,
-    float4 v, double *bad)
+    float4 v, double *bad, struct first_sums *f)
 {
 	size_t k = 4 * (size_t)q;
 	float4 y = make_float4(off_line(l, v.x, k), off_line(l, v.y, k + 1),
@@ -296,6 +298,10 @@ put_off_line4(const struct span *x, const struct baseline *l, unsigned q,
 
 	*bad += !isfinite(v.x) + !isfinite(v.y) + !isfinite(v.z) +
 	    !isfinite(v.w);
+	(*f)(y.x);
+	(*f)(y.y);
+	(*f)(y.z);
+	(*f)(y.w);
 	if (k + 4 <= x->ns) {
 		((float4 *)x->sm)[q] = y;
 		((float4 *)x->g)[q] = make_float4(isfinite(y.x) ? y.x : 0,
@@ -316,14 +322,20 @@ put_off_line4(const struct span *x, const struct baseline *l, unsigned q,
  * shared memory keep their NaNs for the statistics; their copies in
  * global memory, which the search reads, are already set to 0.  Where
  * the window is 16-byte aligned, two float4 loads in flight a thread,
- * else four floats: the block waits on device memory for each round. */
-__device__ static unsigned long long
+ * else four floats: the block waits on device memory for each round.
+ * The clipping's first pass is made on the way, into *first, where the
+ * first sample's result is finite (returned: else it is not made). */
+__device__ static int
 subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
-    size_t n, uint64_t j, size_t next_len, double *sh)
+    size_t n, uint64_t j, size_t next_len, double *sh,
+    unsigned long long *nbad, struct clip_state *first)
 {
 	struct baseline l = baseline_of(d, t, n, j, next_len);
-	double bad = 0;
+	struct first_sums f = { off_line(&l, x->g[0], 0), 0, 0, 0 };
+	double v[4] = { 0, 0, 0, 0 };
 	size_t from = 0, i;
+
+	__syncthreads();	/* every thread has read x[0] before it changes */
 
 	if (((uintptr_t)x->g & 15) == 0) {
 		const float4 *g4 = (const float4 *)x->g;
@@ -340,7 +352,7 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 			for (int r = 0; r < 2; r++)
 				if (q + r * blockDim.x < n4)
 					put_off_line4(x, &l, q + r * blockDim.x,
-					    in[r], &bad);
+					    in[r], &v[3], &f);
 		}
 		from = 4 * (size_t)n4;
 	}
@@ -356,15 +368,23 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 #pragma unroll
 		for (int r = 0; r < 4; r++) {
 			size_t k = i + r * (size_t)blockDim.x;
+			float y;
 
 			if (k >= n)
 				break;
-			bad += !isfinite(in[r]);
-			put_off_line(x, k, off_line(&l, in[r], k));
+			y = off_line(&l, in[r], k);
+			v[3] += !isfinite(in[r]);
+			f(y);
+			put_off_line(x, k, y);
 		}
 	}
-	block_sums<1>(&bad, sh);
-	return (unsigned long long)bad;
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<4>(v, sh);
+	*nbad = (unsigned long long)v[3];
+	*first = first_moments(v, f.shift);
+	return isfinite(f.shift);
 }
 
 /* x[i], set to 0 where it is not finite (in global memory: the shared
@@ -589,14 +609,18 @@ norm_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 	    n < cache ? n : cache };
 	float *r;
 	double m, sd, prev = d.prev_sigma[blockIdx.x];
+	struct clip_state first;
 	unsigned long long bad;
 	int slot = blockIdx.x * d.nslots + (int)(j % d.nslots), ok;
 
 	if (n == 0)
 		return;
 	next_len = window_len(t, j + 1, len);
-	bad = subtract(&d, t, &x, n, j, next_len, sh);
-	block_clipped(&x, n, d.outlier, d.clip, d.keep, sh, &m, &sd);
+	if (subtract(&d, t, &x, n, j, next_len, sh, &bad, &first))
+		clip_passes(&x, n, d.outlier, d.clip, d.keep, sh, first, &m,
+		    &sd);
+	else
+		block_clipped(&x, n, d.outlier, d.clip, d.keep, sh, &m, &sd);
 	if (n < SHORT_WINDOW && prev > 0)
 		sd = prev;
 	__syncthreads();
