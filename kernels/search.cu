@@ -163,11 +163,14 @@ copy_strided(float *__restrict__ dst, const float *__restrict__ src,
 		dst[i] = src[i];
 }
 
-/* dst[0..n) = src[0..n) by the block, dst 16-byte aligned: four float4
- * loads in flight a thread where src is aligned too (the block's loads
- * then keep device memory busy), else copy_strided's. */
+/* dst[0..n) = src[0..n) by the block, dst 16-byte aligned, f(v) for
+ * each value: four float4 loads in flight a thread where src is aligned
+ * too (the block's loads then keep device memory busy; each thread's
+ * values in span_each's order), else copy_strided's. */
+template <class F>
 __device__ static void
-copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n)
+copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n,
+    F &f)
 {
 	const float4 *s4 = (const float4 *)src;
 	float4 *d4 = (float4 *)dst;
@@ -175,6 +178,8 @@ copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n)
 
 	if (((uintptr_t)src & 15) != 0) {
 		copy_strided(dst, src, n, threadIdx.x, blockDim.x);
+		for (size_t k = threadIdx.x; k < n; k += blockDim.x)
+			f(src[k]);
 		return;
 	}
 	for (i = threadIdx.x; i < n4; i += 4 * blockDim.x) {
@@ -186,11 +191,18 @@ copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n)
 				v[r] = s4[i + r * blockDim.x];
 #pragma unroll
 		for (int r = 0; r < 4; r++)
-			if (i + r * blockDim.x < n4)
+			if (i + r * blockDim.x < n4) {
 				d4[i + r * blockDim.x] = v[r];
+				f(v[r].x);
+				f(v[r].y);
+				f(v[r].z);
+				f(v[r].w);
+			}
 	}
-	for (size_t k = 4 * (size_t)n4 + threadIdx.x; k < n; k += blockDim.x)
+	for (size_t k = 4 * (size_t)n4 + threadIdx.x; k < n; k += blockDim.x) {
 		dst[k] = src[k];
+		f(src[k]);
+	}
 }
 
 /* The clipped mean of window j of each trial (one a block), its first
@@ -204,13 +216,27 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 	size_t n = window_len(t, j, nbase / (uint64_t)t->f);
 	struct span x = { (float *)cached4, window_at(&d, t, j),
 	    n < cache ? n : cache };
-	double m, sd;
+	struct first_sums f = { 0, 0, 0, 0 };
+	double m, sd, v[3];
 
 	if (n == 0)
 		return;
-	copy_window(x.sm, x.g, x.ns);
-	__syncthreads();
-	block_clipped(&x, n, d.outlier, 1, d.keep, sh, &m, &sd);
+	/* the clipping's first pass made with the copy, where the first
+	 * sample is finite */
+	f.shift = x.g[0];
+	copy_window(x.sm, x.g, x.ns, f);
+#pragma unroll 4
+	for (size_t k = x.ns + threadIdx.x; k < n; k += blockDim.x)
+		f(x.g[k]);
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<3>(v, sh);	/* its barriers: the copy whole */
+	if (isfinite(f.shift))
+		clip_passes(&x, n, d.outlier, 1, d.keep, sh,
+		    first_moments(v, f.shift), &m, &sd);
+	else
+		block_clipped(&x, n, d.outlier, 1, d.keep, sh, &m, &sd);
 	if (threadIdx.x == 0)
 		d.mean[blockIdx.x * d.nslots + j % d.nslots] = m;
 }
