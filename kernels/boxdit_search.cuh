@@ -522,6 +522,7 @@ boxdit_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 				found[at].width = w;
 				found[at].snr = best;
 				found[at].rel = (unsigned)(t0 + q);
+				found[at].window = (unsigned)j;
 			}
 		}
 	}

@@ -62,6 +62,7 @@ struct dfound {
 	int		trial, width;
 	float		snr;
 	unsigned	rel;	/* start in its window */
+	unsigned	window;	/* the window's number (its low 32 bits) */
 };
 
 /* What every kernel reads of the search. */
@@ -866,6 +867,7 @@ search_kernel(struct dstate d, uint64_t j, uint64_t nbase, uint64_t nnorm,
 				found[at].width = p->first[l] + bk * p->step[l];
 				found[at].snr = best;
 				found[at].rel = (unsigned)(t0 + q);
+				found[at].window = (unsigned)j;
 			}
 		}
 	}
@@ -1548,6 +1550,8 @@ by_trial_start(const void *a, const void *b)
 
 	if (x->trial != y->trial)
 		return x->trial < y->trial ? -1 : 1;
+	if (x->window != y->window)
+		return x->window < y->window ? -1 : 1;
 	if (x->rel != y->rel)
 		return x->rel < y->rel ? -1 : 1;
 	if (x->snr != y->snr)
@@ -1555,9 +1559,10 @@ by_trial_start(const void *a, const void *b)
 	return (x->width > y->width) - (x->width < y->width);
 }
 
-/* The boxcars of window j, the best per start, after those found before. */
+/* The n boxcars found in windows from j0 (of a step), the best of each
+ * start kept. */
 static enum sps_err
-take_found(struct sps_gpu_search *g, uint64_t j, size_t n)
+take_found(struct sps_gpu_search *g, uint64_t j0, size_t n)
 {
 	size_t i, need = g->nout + n;
 
@@ -1581,9 +1586,12 @@ take_found(struct sps_gpu_search *g, uint64_t j, size_t n)
 	qsort(g->hfound, n, sizeof(*g->hfound), by_trial_start);
 	for (i = 0; i < n; i++) {
 		const struct dfound *h = &g->hfound[i];
+		/* the window's number from its low 32 bits */
+		uint64_t j = j0 + (uint32_t)(h->window - (uint32_t)j0);
 		struct sps_gpu_found *o;
 
-		if (i > 0 && h->trial == h[-1].trial && h->rel == h[-1].rel)
+		if (i > 0 && h->trial == h[-1].trial && h->window ==
+		    h[-1].window && h->rel == h[-1].rel)
 			continue;	/* a narrower level's, not the best */
 		o = &g->out[g->nout++];
 		o->trial = h->trial;
@@ -1594,33 +1602,49 @@ take_found(struct sps_gpu_search *g, uint64_t j, size_t n)
 	return SPS_OK;
 }
 
+/* The search of window j launched, its boxcars found added to those of
+ * the step. */
 static enum sps_err
-search_window(struct sps_gpu_search *g, uint64_t j)
+launch_search(struct sps_gpu_search *g, uint64_t j)
 {
 	dim3 grid((unsigned)((g->o.window + (size_t)g->tile - 1) /
 	    (size_t)g->tile), (unsigned)g->ntrials);
+
+	if (g->boxdit) {
+		boxdit_kernel<<<grid, BOXDIT_NT, g->smem, g->s>>>(g->d, j,
+		    g->nbase, g->nnorm, g->finished, g->tile, g->na, g->nr,
+		    g->nb, g->nw, g->d_found, g->d_nfound,
+		    (unsigned)g->found_cap);
+		CHECK_LAUNCH("boxdit_kernel");
+	} else {
+		search_kernel<<<grid, SEARCH_NT, g->smem, g->s>>>(g->d, j,
+		    g->nbase, g->nnorm, g->finished, g->tile, g->d_found,
+		    g->d_nfound, (unsigned)g->found_cap);
+		CHECK_LAUNCH("search_kernel");
+	}
+	return SPS_OK;
+}
+
+/* Windows j0 .. j1 - 1 searched one after the other on the device, with
+ * no wait between them, and their boxcars found taken; again, with room
+ * for all, if they found more than there was room for. */
+static enum sps_err
+search_windows(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
+{
+	enum sps_err e;
+	uint64_t j;
 	unsigned n;
 
 	for (;;) {
 		CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
-		if (g->boxdit) {
-			boxdit_kernel<<<grid, BOXDIT_NT, g->smem, g->s>>>(g->d,
-			    j, g->nbase, g->nnorm, g->finished, g->tile, g->na,
-			    g->nr, g->nb, g->nw, g->d_found, g->d_nfound,
-			    (unsigned)g->found_cap);
-			CHECK_LAUNCH("boxdit_kernel");
-		} else {
-			search_kernel<<<grid, SEARCH_NT, g->smem, g->s>>>(g->d,
-			    j, g->nbase, g->nnorm, g->finished, g->tile,
-			    g->d_found, g->d_nfound, (unsigned)g->found_cap);
-			CHECK_LAUNCH("search_kernel");
-		}
+		for (j = j0; j < j1; j++)
+			if ((e = launch_search(g, j)) != SPS_OK)
+				return e;
 		CHECK(cudaMemcpyAsync(&n, g->d_nfound, sizeof(n),
 		    cudaMemcpyDeviceToHost, g->s));
 		CHECK(cudaStreamSynchronize(g->s));
 		if (n <= g->found_cap)
 			break;
-		/* more than room: again with room for all */
 		cudaFree(g->d_found);
 		g->bytes -= g->found_cap * sizeof(struct dfound);
 		g->found_cap = (size_t)n + n / 4;
@@ -1629,9 +1653,9 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 		    SPS_OK)
 			return SPS_EIO;
 	}
-	sps_trace("GPU search: window %llu searched, %u found",
-	    (unsigned long long)j, n);
-	return take_found(g, j, n);
+	sps_trace("GPU search: windows %llu to %llu searched, %u found",
+	    (unsigned long long)j0, (unsigned long long)(j1 - 1), n);
+	return take_found(g, j0, n);
 }
 
 /* Means of complete windows, normalisation of those whose next window's
@@ -1640,7 +1664,7 @@ search_window(struct sps_gpu_search *g, uint64_t j)
 static enum sps_err
 advance(struct sps_gpu_search *g)
 {
-	uint64_t complete = g->nbase / g->o.window;
+	uint64_t complete = g->nbase / g->o.window, j0;
 	enum sps_err e;
 	float ms = 0;
 
@@ -1660,10 +1684,12 @@ advance(struct sps_gpu_search *g)
 		    g->norm_cache);
 		CHECK_LAUNCH("norm_kernel");
 	}
-	for (; g->nsearch + (uint64_t)g->o.lag < g->nnorm || (g->finished &&
-	    g->nsearch < g->nnorm); g->nsearch++)
-		if ((e = search_window(g, g->nsearch)) != SPS_OK)
-			return e;
+	for (j0 = g->nsearch; g->nsearch + (uint64_t)g->o.lag < g->nnorm ||
+	    (g->finished && g->nsearch < g->nnorm); g->nsearch++)
+		;
+	if (g->nsearch > j0 && (e = search_windows(g, j0, g->nsearch)) !=
+	    SPS_OK)
+		return e;
 	CHECK(cudaEventRecord(g->k1, g->s));
 	CHECK(cudaEventSynchronize(g->k1));
 	CHECK(cudaEventElapsedTime(&ms, g->k0, g->k1));

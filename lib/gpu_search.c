@@ -8,7 +8,7 @@
  * with what a search holds). */
 #define RING		1024	/* decimated sums kept per level */
 #define FOUND_FIRST	(1 << 20)	/* room for boxcars found */
-#define FOUND_BYTES	16	/* one boxcar found (struct dfound) */
+#define FOUND_BYTES	20	/* one boxcar found (struct dfound) */
 #define TRIAL_BYTES	40	/* a trial's layout (struct dtrial) */
 #define PLAN_BYTES	(4 * (2 + 4 * SPS_BOXCAR_MAXLEVELS))	/* dplan */
 
