@@ -287,7 +287,7 @@ make_gpu(struct sps_search *s)
 void
 sps_search_preload(const struct sps_search_opts *o)
 {
-	if (o->gpu == SPS_ENGINE_GPU)
+	if (o->gpu != SPS_ENGINE_CPU)
 		sps_gpu_search_preload(o->device);
 }
 

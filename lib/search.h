@@ -63,9 +63,9 @@ enum sps_err sps_search_create(struct sps_search **s,
     const struct sps_header *h, const struct sps_search_opts *o);
 void sps_search_free(struct sps_search *s);
 
-/* Where o asks for the GPU: its search kernels loaded in the background
- * (sps_gpu_search_preload) while the caller sets up what comes before
- * sps_search_create. */
+/* Unless o asks for the CPU: the GPU's search kernels loaded in the
+ * background (sps_gpu_search_preload) while the caller sets up what
+ * comes before sps_search_create. */
 void sps_search_preload(const struct sps_search_opts *o);
 
 /* The unscrunched boxcar plan (its name and widest boxcar), and the noise

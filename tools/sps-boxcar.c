@@ -384,9 +384,11 @@ main(int argc, char **argv)
 			bench(&r.o, &plan);
 		return 0;
 	}
-	if (r.o.search.gpu != SPS_ENGINE_CPU && !r.o.search.want_plane)
-		sps_device_warm(r.o.search.device);	/* while a pipe's
-							 * header comes */
+	if (r.o.search.gpu != SPS_ENGINE_CPU && !r.o.search.want_plane) {
+		/* while a pipe's header comes */
+		sps_device_warm(r.o.search.device);
+		sps_search_preload(&r.o.search);
+	}
 	check_warm(sps_dmtime_in_open(&r.in, r.o.input));
 	create_search(&r);
 	search(&r);
