@@ -354,35 +354,23 @@ boxdit_any_level(const struct dplan *p, int l, const struct blevel *lv,
 }
 
 /* dst[0..cnt) = src[0..cnt), zero from valid on, both 16-byte aligned:
- * four float4 loads in flight a thread (src holds cnt floats). */
+ * four float4 loads in flight a thread (src, in its window's slot, holds
+ * cnt floats; those from valid on are read but not kept). */
 __device__ static void
 load_run4(float *dst, const float *src, unsigned cnt, unsigned valid)
 {
-	const float4 *s4 = (const float4 *)src;
 	float4 *d4 = (float4 *)dst;
 	unsigned c4 = cnt / 4;
 
-	for (unsigned q = threadIdx.x; q < c4; q += 4 * blockDim.x) {
-		float4 v[4];
-
-#pragma unroll
-		for (int u = 0; u < 4; u++) {
-			unsigned i = q + u * blockDim.x;
-
-			if (i >= c4)
-				continue;
-			v[u] = 4 * i < valid ? s4[i] : make_float4(0, 0, 0, 0);
-			if (4 * i + 3 >= valid) {
-				v[u].y = 4 * i + 1 < valid ? v[u].y : 0;
-				v[u].z = 4 * i + 2 < valid ? v[u].z : 0;
-				v[u].w = 0;
-			}
+	float4_rounds<4>((const float4 *)src, c4, [&](unsigned q, float4 v) {
+		if (4 * q + 3 >= valid) {
+			v.x = 4 * q < valid ? v.x : 0;
+			v.y = 4 * q + 1 < valid ? v.y : 0;
+			v.z = 4 * q + 2 < valid ? v.z : 0;
+			v.w = 0;
 		}
-#pragma unroll
-		for (int u = 0; u < 4; u++)
-			if (q + u * blockDim.x < c4)
-				d4[q + u * blockDim.x] = v[u];
-	}
+		d4[q] = v;
+	});
 	for (unsigned k = 4 * c4 + threadIdx.x; k < cnt; k += blockDim.x)
 		dst[k] = k < valid ? src[k] : 0.0f;
 }

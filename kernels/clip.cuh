@@ -54,6 +54,38 @@ block_sums(double *v, double *sh)
 		v[k] = sh[K * nw + k];
 }
 
+/* use(q, v) for each float4 v = src[q], q < n4, by the block: R loads in
+ * flight a thread before their uses (one at a time, each would wait on
+ * device memory); a thread's q in span_each's order. */
+template <int R, class U>
+__device__ static void
+float4_rounds(const float4 *src, unsigned n4, U use)
+{
+	for (unsigned q = threadIdx.x; q < n4; q += R * blockDim.x) {
+		float4 v[R];
+
+#pragma unroll
+		for (int r = 0; r < R; r++)
+			if (q + r * blockDim.x < n4)
+				v[r] = src[q + r * blockDim.x];
+#pragma unroll
+		for (int r = 0; r < R; r++)
+			if (q + r * blockDim.x < n4)
+				use(q + r * blockDim.x, v[r]);
+	}
+}
+
+/* f's sums s, q and c over the block, into v[0..3). */
+template <class F>
+__device__ static void
+block_sums_of(const F &f, double *v, double *sh)
+{
+	v[0] = f.s;
+	v[1] = f.q;
+	v[2] = f.c;
+	block_sums<3>(v, sh);
+}
+
 /* A window's samples: those before ns in the block's shared memory,
  * the rest at their place in global memory (g[i]). */
 struct span {
@@ -147,10 +179,7 @@ block_moments(const struct span *x, size_t n, float shift, float lo,
 	double v[3];
 
 	span_each(x, n, f);
-	v[0] = f.s;
-	v[1] = f.q;
-	v[2] = f.c;
-	block_sums<3>(v, sh);
+	block_sums_of(f, v, sh);
 	moments_of(v[0], v[1], v[2], shift, cnt, mean, m2);
 }
 
@@ -221,10 +250,7 @@ band_pass(const struct span *x, size_t n, float shift, float lo, float hi,
 		*nedge = 0;
 	__syncthreads();
 	span_each(x, n, f);
-	v[0] = f.s;
-	v[1] = f.q;
-	v[2] = f.c;
-	block_sums<3>(v, sh);
+	block_sums_of(f, v, sh);
 	if (threadIdx.x == 0) {
 		b->olo = f.olo;
 		b->ilo = f.ilo;
@@ -401,10 +427,7 @@ block_clipped(const struct span *x, size_t n, double t, double clip,
 	f.shift = (float)sh[0];
 	__syncthreads();
 	span_each(x, n, f);
-	v[0] = f.s;
-	v[1] = f.q;
-	v[2] = f.c;
-	block_sums<3>(v, sh);
+	block_sums_of(f, v, sh);
 	return clip_passes(x, n, t, clip, keep, sh, first_moments(v, f.shift),
 	    mean, sd);
 }

@@ -183,23 +183,13 @@ copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n,
 			f(src[k]);
 		return;
 	}
-	for (i = threadIdx.x; i < n4; i += 4 * blockDim.x) {
-		float4 v[4];
-
-#pragma unroll
-		for (int r = 0; r < 4; r++)
-			if (i + r * blockDim.x < n4)
-				v[r] = s4[i + r * blockDim.x];
-#pragma unroll
-		for (int r = 0; r < 4; r++)
-			if (i + r * blockDim.x < n4) {
-				d4[i + r * blockDim.x] = v[r];
-				f(v[r].x);
-				f(v[r].y);
-				f(v[r].z);
-				f(v[r].w);
-			}
-	}
+	float4_rounds<4>(s4, n4, [&](unsigned q, float4 v) {
+		d4[q] = v;
+		f(v.x);
+		f(v.y);
+		f(v.z);
+		f(v.w);
+	});
 	for (size_t k = 4 * (size_t)n4 + threadIdx.x; k < n; k += blockDim.x) {
 		dst[k] = src[k];
 		f(src[k]);
@@ -229,10 +219,7 @@ mean_kernel(struct dstate d, uint64_t j, uint64_t nbase, size_t cache)
 #pragma unroll 4
 	for (size_t k = x.ns + threadIdx.x; k < n; k += blockDim.x)
 		f(x.g[k]);
-	v[0] = f.s;
-	v[1] = f.q;
-	v[2] = f.c;
-	block_sums<3>(v, sh);	/* its barriers: the copy whole */
+	block_sums_of(f, v, sh);	/* its barriers: the copy whole */
 	if (isfinite(f.shift))
 		clip_passes(&x, n, d.outlier, 1, d.keep, sh,
 		    first_moments(v, f.shift), &m, &sd);
@@ -368,19 +355,9 @@ subtract(const struct dstate *d, const struct dtrial *t, const struct span *x,
 		const float4 *g4 = (const float4 *)x->g;
 		unsigned n4 = (unsigned)(n / 4);
 
-		for (unsigned q = threadIdx.x; q < n4; q += 2 * blockDim.x) {
-			float4 in[2];
-
-#pragma unroll
-			for (int r = 0; r < 2; r++)
-				if (q + r * blockDim.x < n4)
-					in[r] = g4[q + r * blockDim.x];
-#pragma unroll
-			for (int r = 0; r < 2; r++)
-				if (q + r * blockDim.x < n4)
-					put_off_line4(x, &l, q + r * blockDim.x,
-					    in[r], &v[3], &f);
-		}
+		float4_rounds<2>(g4, n4, [&](unsigned q, float4 in) {
+			put_off_line4(x, &l, q, in, &v[3], &f);
+		});
 		from = 4 * (size_t)n4;
 	}
 	for (i = from + threadIdx.x; i < n; i += 4 * (size_t)blockDim.x) {
