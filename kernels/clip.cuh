@@ -1,5 +1,6 @@
 /* clip.cuh: sps_clipped_stats (lib/noise_clip.c) on the GPU, by a block
- * or by one warp, and the block sums they are made of; included by
+ * or by one warp, the block sums they are made of and the block's walks
+ * over a window's samples (span_each, float4_rounds); included by
  * search.cu, whose noise model they serve.  The clipping's passes keep
  * the values noise_clip.c keeps (the same bounds, rounded the same way);
  * only the order of the float sums differs. */
