@@ -175,7 +175,7 @@ copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n,
 {
 	const float4 *s4 = (const float4 *)src;
 	float4 *d4 = (float4 *)dst;
-	unsigned n4 = (unsigned)(n / 4), i;
+	unsigned n4 = (unsigned)(n / 4);
 
 	if (((uintptr_t)src & 15) != 0) {
 		copy_strided(dst, src, n, threadIdx.x, blockDim.x);
