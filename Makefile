@@ -62,7 +62,8 @@ CUDA_ARCH ?= sm_90
 CUDA_COMPUTE = $(subst sm_,compute_,$(CUDA_ARCH))
 ifneq ($(strip $(NVCC)),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-NVCCFLAGS = -O3 -std=c++17 -Ilib -Xcompiler -Wall,-Wextra,-Werror,-fopenmp \
+NVCCFLAGS = -O3 -std=c++17 -Ilib -Werror all-warnings \
+	-Xcompiler -Wall,-Wextra,-Werror,-fopenmp \
 	-gencode arch=$(CUDA_COMPUTE),code=[$(CUDA_ARCH),$(CUDA_COMPUTE)]
 CUDA_DEFS = -DSPS_HAVE_CUDA
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart \
