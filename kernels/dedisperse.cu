@@ -13,6 +13,7 @@
 #include "bits.h"
 #include "gpu_plan.h"
 extern "C" {
+#include "clock.h"
 #include "dmdelay.h"
 }
 
@@ -447,10 +448,13 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 	if (e == SPS_OK && (shifts = make_shifts(p, h, dms, freq, fref)) ==
 	    NULL)
 		e = sps_fail(SPS_ENOMEM, "out of memory");
+	sps_trace("GPU dedispersion: shift table made");
 	if (e == SPS_OK)
 		e = upload_tables(p, live, shifts);
+	sps_trace("GPU dedispersion: tables uploaded");
 	if (e == SPS_OK && p->u8_rows)
 		e = gpu_direct_plan(p, shifts);
+	sps_trace("GPU dedispersion: direct plan made");
 	free(live);
 	free(freq);
 	free(shifts);
@@ -536,12 +540,14 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	if ((e = choose_tile(p)) != SPS_OK)
 		return e;
 	CHECK(cudaSetDevice(dev));
+	sps_trace("GPU dedispersion: device set");
 	if ((e = gpu_stream_create_first(&p->s_in)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_run)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_out)) != SPS_OK ||
 	    (e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
 	    (e = alloc_levels(p)) != SPS_OK)
 		return e;
+	sps_trace("GPU dedispersion: levels allocated");
 	return alloc_slots(p);
 }
 

@@ -1602,21 +1602,44 @@ launch_search(struct sps_gpu_search *g, uint64_t j)
 	return SPS_OK;
 }
 
-/* Windows j0 .. j1 - 1 searched one after the other on the device, with
- * no wait between them, and their boxcars found taken; again, with room
- * for all, if they found more than there was room for. */
+/* The searches of windows j0 .. j1 - 1 launched one after the other on
+ * the device, with no wait between them, their count of boxcars found
+ * set to 0 first. */
 static enum sps_err
-search_windows(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
+launch_windows(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
 {
 	enum sps_err e;
 	uint64_t j;
+
+	CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
+	for (j = j0; j < j1; j++)
+		if ((e = launch_search(g, j)) != SPS_OK)
+			return e;
+	return SPS_OK;
+}
+
+/* The device's time from k0 to k1, once k1 is reached, to the kernels'. */
+static enum sps_err
+add_kernel_time(struct sps_gpu_search *g)
+{
+	float ms = 0;
+
+	CHECK(cudaEventSynchronize(g->k1));
+	CHECK(cudaEventElapsedTime(&ms, g->k0, g->k1));
+	g->kernel_ms += ms;
+	return SPS_OK;
+}
+
+/* The boxcars found by the searches of windows j0 .. j1 - 1 (launched):
+ * taken, or, when they found more than there was room for, the searches
+ * made again with room for all (their time the kernels' too). */
+static enum sps_err
+windows_found(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
+{
+	enum sps_err e;
 	unsigned n;
 
 	for (;;) {
-		CHECK(cudaMemsetAsync(g->d_nfound, 0, sizeof(unsigned), g->s));
-		for (j = j0; j < j1; j++)
-			if ((e = launch_search(g, j)) != SPS_OK)
-				return e;
 		CHECK(cudaMemcpyAsync(&n, g->d_nfound, sizeof(n),
 		    cudaMemcpyDeviceToHost, g->s));
 		CHECK(cudaStreamSynchronize(g->s));
@@ -1629,6 +1652,12 @@ search_windows(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
 		    sizeof(struct dfound), "boxcars found", &g->bytes) !=
 		    SPS_OK)
 			return SPS_EIO;
+		CHECK(cudaEventRecord(g->k0, g->s));
+		if ((e = launch_windows(g, j0, j1)) != SPS_OK)
+			return e;
+		CHECK(cudaEventRecord(g->k1, g->s));
+		if ((e = add_kernel_time(g)) != SPS_OK)
+			return e;
 	}
 	sps_trace("GPU search: windows %llu to %llu searched, %u found",
 	    (unsigned long long)j0, (unsigned long long)(j1 - 1), n);
@@ -1637,13 +1666,13 @@ search_windows(struct sps_gpu_search *g, uint64_t j0, uint64_t j1)
 
 /* Means of complete windows, normalisation of those whose next window's
  * mean is known, searches of those with lag normalised windows after
- * them. */
+ * them; the kernels timed from the first launch to the last's end, not
+ * the read-back of what they found. */
 static enum sps_err
 advance(struct sps_gpu_search *g)
 {
 	uint64_t complete = g->nbase / g->o.window, j0;
 	enum sps_err e;
-	float ms = 0;
 
 	if (g->finished && g->nbase % g->o.window != 0)
 		complete++;
@@ -1664,14 +1693,14 @@ advance(struct sps_gpu_search *g)
 	for (j0 = g->nsearch; g->nsearch + (uint64_t)g->o.lag < g->nnorm ||
 	    (g->finished && g->nsearch < g->nnorm); g->nsearch++)
 		;
-	if (g->nsearch > j0 && (e = search_windows(g, j0, g->nsearch)) !=
+	if (g->nsearch > j0 && (e = launch_windows(g, j0, g->nsearch)) !=
 	    SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(g->k1, g->s));
-	CHECK(cudaEventSynchronize(g->k1));
-	CHECK(cudaEventElapsedTime(&ms, g->k0, g->k1));
-	g->kernel_ms += ms;
-	return SPS_OK;
+	if (g->nsearch > j0 && (e = windows_found(g, j0, g->nsearch)) !=
+	    SPS_OK)
+		return e;
+	return add_kernel_time(g);
 }
 
 /* Trial i's part of a block of n base samples starts at inoff[i]. */

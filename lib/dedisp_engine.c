@@ -421,8 +421,9 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 		    "DAT_SCL and DAT_OFFS): use the CPU", e->o.device,
 		    e->r->name);
 	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
-	if ((err = make_gpu_plan(e, dms, scrunch, kill)) == SPS_OK &&
-	    (e->clean == NULL || (err = sps_gpu_clean_create(&e->gclean,
+	err = make_gpu_plan(e, dms, scrunch, kill);
+	sps_trace("dedispersion: GPU plan made");
+	if (err == SPS_OK && (e->clean == NULL || (err = sps_gpu_clean_create(&e->gclean,
 	    e->o.device, &e->r->hdr, e->gulp + e->max_delay +
 	    clean_extra(&e->o))) == SPS_OK)) {
 		e->extra = clean_extra(&e->o);

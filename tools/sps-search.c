@@ -336,6 +336,7 @@ run_fused(const struct search_options *o)
 		report(run, &r, ncand, cli_now() - start, r.position *
 		    r.hdr.tsamp);
 	sps_searchrun_free(run);
+	sps_trace("engines freed");
 	sps_plan_free(&plan);
 	cli_reader_close(&r);
 	return 0;
