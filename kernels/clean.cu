@@ -405,6 +405,23 @@ reserve(struct sps_gpu_clean *g, int nb, int ns)
 	return SPS_OK;
 }
 
+static enum sps_err
+load_kernels(void)
+{
+	const void *k[] = { (const void *)partial_sums,
+	    (const void *)block_sums, (const void *)spectrum_sums,
+	    (const void *)bad_sums, (const void *)series_stats,
+	    (const void *)zdot_factors, (const void *)apply };
+
+	return gpu_load_kernels(k, sizeof(k) / sizeof(k[0]));
+}
+
+extern "C" void
+sps_gpu_clean_preload(int dev)
+{
+	gpu_preload(dev, load_kernels);
+}
+
 extern "C" enum sps_err
 sps_gpu_clean_create(struct sps_gpu_clean **gp, int dev,
     const struct sps_header *h, size_t maxspectra)

@@ -426,9 +426,11 @@ upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts)
 
 static enum sps_err
 setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
-    const double *dms, const int *scrunch, const unsigned char *kill)
+    const double *dms, const int *scrunch, const unsigned char *kill,
+    const int *given)
 {
-	int *live = (int *)malloc(h->nchans * sizeof(int)), *shifts = NULL;
+	int *live = (int *)malloc(h->nchans * sizeof(int)), *own = NULL;
+	const int *shifts = given;
 	double *freq = (double *)malloc(h->nchans * sizeof(double)), fref;
 	enum sps_err e;
 	int d, fmax_s = 1;
@@ -445,10 +447,11 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 	}
 	p->nlevels = sps_ceil_log2(fmax_s) + 1;
 	e = plan_channels(p, h, kill, live, freq, &fref);
-	if (e == SPS_OK && (shifts = make_shifts(p, h, dms, freq, fref)) ==
-	    NULL)
+	if (e == SPS_OK && shifts == NULL && (shifts = own = make_shifts(p, h,
+	    dms, freq, fref)) == NULL)
 		e = sps_fail(SPS_ENOMEM, "out of memory");
-	sps_trace("GPU dedispersion: shift table made");
+	sps_trace("GPU dedispersion: shift table %s", given != NULL ?
+	    "the CPU plan's" : "made");
 	if (e == SPS_OK)
 		e = upload_tables(p, live, shifts);
 	sps_trace("GPU dedispersion: tables uploaded");
@@ -457,7 +460,7 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 	sps_trace("GPU dedispersion: direct plan made");
 	free(live);
 	free(freq);
-	free(shifts);
+	free(own);
 	return e;
 }
 
@@ -507,10 +510,39 @@ sps_gpu_dedisp_packed_limit(const struct sps_header *h,
 	return (size_t)UINT32_MAX / per - ROW_PAD - 16;
 }
 
+/* Every kernel a plan may run, the packing's too, loaded (gpu_preload). */
+static enum sps_err
+load_kernels(void)
+{
+	const void *k[NTILES + 6];
+	enum sps_err e;
+	int n = 0;
+
+	for (int i = 0; i < NTILES; i++)
+		k[n++] = (const void *)u8_tiles[i].kernel;
+	k[n++] = (const void *)unpack_rows<unsigned char>;
+	k[n++] = (const void *)unpack_rows<float>;
+	k[n++] = (const void *)scrunch_rows<unsigned char>;
+	k[n++] = (const void *)scrunch_rows<float>;
+	k[n++] = (const void *)shift_copies;
+	k[n++] = (const void *)gather_sum_f32;
+	if ((e = gpu_load_kernels(k, (size_t)n)) != SPS_OK ||
+	    (e = gpu_direct_load()) != SPS_OK)
+		return e;
+	return gpu_pack_load();
+}
+
+extern "C" void
+sps_gpu_dedisp_preload(int dev)
+{
+	gpu_preload(dev, load_kernels);
+}
+
 extern "C" enum sps_err
 sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, size_t nin, size_t nout)
+    int ndms, const unsigned char *kill, const int *shifts, size_t nin,
+    size_t nout)
 {
 	struct sps_gpu_dedisp *p;
 	enum sps_err e;
@@ -544,7 +576,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	if ((e = gpu_stream_create_first(&p->s_in)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_run)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_out)) != SPS_OK ||
-	    (e = setup(p, h, dms, scrunch, kill)) != SPS_OK ||
+	    (e = setup(p, h, dms, scrunch, kill, shifts)) != SPS_OK ||
 	    (e = alloc_levels(p)) != SPS_OK)
 		return e;
 	sps_trace("GPU dedispersion: levels allocated");

@@ -334,6 +334,16 @@ count_blocks(const struct sps_gpu_dedisp *p)
 }
 
 enum sps_err
+gpu_direct_load(void)
+{
+	const void *k[NSHARED];
+
+	for (int i = 0; i < NSHARED; i++)
+		k[i] = (const void *)shared_tiles[i].kernel;
+	return gpu_load_kernels(k, NSHARED);
+}
+
+enum sps_err
 gpu_direct_plan(struct sps_gpu_dedisp *p, const int *shifts)
 {
 	size_t nshared = 0;

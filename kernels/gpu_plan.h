@@ -169,6 +169,7 @@ enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
 /* Queue the packing of slot s's gulp after its kernels, where the plan
  * packs (sps_gpu_dedisp_pack); s->packed_bytes says whether it did. */
 enum sps_err gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s);
+enum sps_err gpu_pack_load(void);	/* its kernel loaded (gpu_preload) */
 
 /* gpu_alloc, then bytes copied from host. */
 enum sps_err gpu_upload(struct sps_gpu_dedisp *p, void **ptr,
@@ -195,6 +196,7 @@ enum sps_err gpu_direct_u8_cache(struct sps_gpu_dedisp *p, int d0, int d1,
  * host's shift table (ndms x nlive), and the launches themselves over
  * trials d0 .. d1 - 1 (all of scrunch factor 1). */
 enum sps_err gpu_direct_plan(struct sps_gpu_dedisp *p, const int *shifts);
+enum sps_err gpu_direct_load(void);	/* its kernels loaded (gpu_preload) */
 enum sps_err gpu_direct_u8(struct sps_gpu_dedisp *p, int mode, int d0,
     int d1, size_t n, float *out, const struct out_layout *o);
 /* The DIRECT_ path the plan's gulps take, and its phrase for the

@@ -49,4 +49,16 @@ enum sps_err gpu_stream_create(cudaStream_t *s);
  * streams (for short work that the host waits on). */
 enum sps_err gpu_stream_create_first(cudaStream_t *s);
 
+/* CUDA loads a kernel at its first use: milliseconds, and, mid-run, a
+ * wait for the kernels running then.  gpu_preload runs load (which calls
+ * gpu_load_kernels) on device dev in a thread of its own, while the
+ * caller sets up the rest; failures are left for the kernels' first use
+ * to report.  The threads end before the runtime's exit handler runs;
+ * gpu_preload_wait waits for them now. */
+void gpu_preload(int dev, enum sps_err (*load)(void));
+void gpu_preload_wait(void);
+
+/* Kernels k[0..n) loaded now. */
+enum sps_err gpu_load_kernels(const void *const *k, size_t n);
+
 #endif

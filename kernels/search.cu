@@ -1331,10 +1331,10 @@ alloc_state(struct sps_gpu_search *g, size_t nbuf, size_t ndec)
 }
 
 /* ---- the kernels loaded ahead ----
- * CUDA loads a kernel when it is first used.  Loading the search's
- * takes some 20 ms, which sps_gpu_search_preload spends while the caller
- * sets up its other work; and a kernel first launched mid-run would wait
- * for the kernels running then (in sps-search, a gulp's dedispersion). */
+ * Loading the search's takes some 20 ms, which sps_gpu_search_preload
+ * spends while the caller sets up its other work; and a kernel first
+ * launched mid-run would wait for the kernels running then (in
+ * sps-search, a gulp's dedispersion). */
 
 static enum sps_err
 load_kernels(void)
@@ -1343,50 +1343,14 @@ load_kernels(void)
 	    (const void *)norm_kernel, (const void *)boxdit_kernel,
 	    (const void *)search_kernel, (const void *)copy_in_kernel,
 	    (const void *)copy_in_packed_kernel };
-	struct cudaFuncAttributes attr;
 
-	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
-		CHECK(cudaFuncGetAttributes(&attr, k[i]));
-	return SPS_OK;
-}
-
-static pthread_t preload_tid;
-static int preloading;
-
-static void *
-preload(void *dev)
-{
-	if (cudaSetDevice((int)(intptr_t)dev) != cudaSuccess ||
-	    load_kernels() != SPS_OK)
-		cudaGetLastError();	/* sps_gpu_search_create says why */
-	return NULL;
-}
-
-static void
-preload_wait(void)
-{
-	if (preloading)
-		pthread_join(preload_tid, NULL);
-	preloading = 0;
+	return gpu_load_kernels(k, sizeof(k) / sizeof(k[0]));
 }
 
 extern "C" void
 sps_gpu_search_preload(int dev)
 {
-	static int waits_at_exit;
-	int n;
-
-	/* the runtime started first: its exit handler, registered then,
-	 * runs after ours, which waits for the loading to end */
-	if (preloading || cudaGetDeviceCount(&n) != cudaSuccess) {
-		cudaGetLastError();
-		return;
-	}
-	if (!waits_at_exit)
-		waits_at_exit = atexit(preload_wait) == 0;
-	if (pthread_create(&preload_tid, NULL, preload, (void *)(intptr_t)
-	    dev) == 0)
-		preloading = 1;
+	gpu_preload(dev, load_kernels);
 }
 
 static enum sps_err
@@ -1407,7 +1371,7 @@ make(struct sps_gpu_search *g, const int *f,
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	if ((e = lay_out(g, f, plans, &nbuf, &ndec)) != SPS_OK)
 		return e;
-	preload_wait();
+	gpu_preload_wait();
 	CHECK(cudaSetDevice(g->dev));
 	if ((e = load_kernels()) != SPS_OK)
 		return e;

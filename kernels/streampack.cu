@@ -102,6 +102,14 @@ upload_trials(struct sps_gpu_dedisp *p, const struct pack_trial *t)
 	return SPS_OK;
 }
 
+enum sps_err
+gpu_pack_load(void)
+{
+	const void *k = (const void *)pack_kernel;
+
+	return gpu_load_kernels(&k, 1);
+}
+
 extern "C" enum sps_err
 sps_gpu_dedisp_pack(struct sps_gpu_dedisp *p, int nbits, double scale,
     double offset)

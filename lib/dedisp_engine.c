@@ -41,6 +41,9 @@ struct sps_dedisp_engine {
 						 * reserved
 						 * while the device starts */
 	size_t			 pre_bytes[4];
+	int			*shifts;	/* the CPU plan's shift table,
+						 * made while the device
+						 * starts, for the GPU plan */
 	float			*out[2];
 	size_t			 unit;	/* bytes of one spectrum in `in` */
 	size_t			 block;
@@ -102,8 +105,9 @@ available_memory(void)
 /* ---- the CPU plan, made beside the device's start ---- */
 
 /* Creating a CUDA context takes a few tenths of a second: the plan is
- * made in a thread meanwhile.  The thread only plans; its failure waits
- * for the caller. */
+ * made in a thread meanwhile, and, for the GPU, its shift table (tens of
+ * milliseconds), unless the device has failed to start by then.  The
+ * thread only plans; its failure waits for the caller. */
 struct plan_job {
 	struct sps_dedisp_plan		*cpu;
 	const struct sps_header		*hdr;
@@ -113,6 +117,7 @@ struct plan_job {
 	const unsigned char		*kill;
 	const struct sps_dedisp_opts	*opts;
 	struct sps_dedisp_engine	*engine;	/* to reserve for */
+	_Atomic int			 no_device;
 	enum sps_err			 e;
 	char				 msg[512];
 };
@@ -129,8 +134,11 @@ run_plan_job(void *arg)
 	    j->ntrials, j->kill, j->opts);
 	if (j->e != SPS_OK)
 		snprintf(j->msg, sizeof(j->msg), "%s", sps_errmsg());
-	else if (j->engine != NULL)
+	else if (j->engine != NULL) {
 		reserve_inputs(j->engine, j->cpu);
+		if (!j->no_device)
+			j->engine->shifts = sps_dedisp_shift_table(j->cpu);
+	}
 	return NULL;
 }
 
@@ -140,7 +148,7 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
 {
 	struct plan_job job = { NULL, &e->r->hdr, dms, scrunch, e->ntrials,
 	    kill, &e->o.plan, e->o.engine == SPS_ENGINE_CPU ? NULL : e,
-	    SPS_OK, "" };
+	    0, SPS_OK, "" };
 	size_t free_dev, total;
 	pthread_t tid;
 
@@ -148,7 +156,11 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	    pthread_create(&tid, NULL, run_plan_job, &job) != 0)
 		run_plan_job(&job);
 	else {
-		(void)sps_device_memory(e->o.device, &free_dev, &total);
+		sps_gpu_dedisp_preload(e->o.device);
+		if (e->o.clean != NULL)
+			sps_gpu_clean_preload(e->o.device);
+		if (sps_device_memory(e->o.device, &free_dev, &total) != SPS_OK)
+			job.no_device = 1;
 		pthread_join(tid, NULL);
 	}
 	e->cpu = job.cpu;
@@ -364,7 +376,8 @@ make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	    e->o.plan.algo);
 	for (;;) {
 		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
-		    dms, scrunch, e->ntrials, kill, e->gulp + e->max_delay +
+		    dms, scrunch, e->ntrials, kill, e->shifts, e->gulp +
+		    e->max_delay +
 		    clean_extra(&e->o), e->gulp);
 		if (err == SPS_OK)
 			err = share_tables(e);
@@ -422,6 +435,8 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 		    e->r->name);
 	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
 	err = make_gpu_plan(e, dms, scrunch, kill);
+	free(e->shifts);
+	e->shifts = NULL;
 	sps_trace("dedispersion: GPU plan made");
 	if (err == SPS_OK && (e->clean == NULL || (err = sps_gpu_clean_create(&e->gclean,
 	    e->o.device, &e->r->hdr, e->gulp + e->max_delay +
@@ -571,6 +586,7 @@ sps_dedisp_engine_free(struct sps_dedisp_engine *e)
 		return;
 	drop_reserved(e);
 	free_buffers(e);
+	free(e->shifts);
 	free(e->pad);
 	free(e->recent);
 	free(e->recent_in);

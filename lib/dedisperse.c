@@ -285,6 +285,22 @@ sps_dedisp_effective_shift(const struct sps_dedisp_plan *p, int trial,
 	}
 }
 
+int *
+sps_dedisp_shift_table(const struct sps_dedisp_plan *p)
+{
+	int *s = malloc((size_t)p->ndms * (size_t)p->nlive * sizeof(int));
+	int d, c;
+
+	if (s == NULL)
+		return NULL;
+#pragma omp parallel for private(c) schedule(static)
+	for (d = 0; d < p->ndms; d++)
+		for (c = 0; c < p->nlive; c++)
+			s[(size_t)d * (size_t)p->nlive + (size_t)c] =
+			    (int)sps_dedisp_shift(p, d, c);
+	return s;
+}
+
 int
 sps_dedisp_max_scrunch(const struct sps_dedisp_plan *p)
 {

@@ -92,6 +92,11 @@ void sps_dedisp_free(struct sps_dedisp_plan *plan);
  * largest s(i, c) * f over trials and channels. */
 size_t sps_dedisp_max_delay(const struct sps_dedisp_plan *plan);
 
+/* The direct algorithm's s(i, c) of every trial i and live channel c,
+ * row by row of trials (ndms x live channels, malloc'd, NULL when out
+ * of memory): the table the GPU's direct kernels read. */
+int *sps_dedisp_shift_table(const struct sps_dedisp_plan *plan);
+
 /* The largest scrunch factor: block starts and lengths are multiples. */
 int sps_dedisp_max_scrunch(const struct sps_dedisp_plan *plan);
 

@@ -115,10 +115,17 @@ no_cuda(void)
 	return sps_fail(SPS_EUSAGE, "built without CUDA");
 }
 
+void
+sps_gpu_dedisp_preload(int dev)
+{
+	(void)dev;
+}
+
 enum sps_err
 sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
     const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, size_t nin, size_t nout)
+    int ndms, const unsigned char *kill, const int *shifts, size_t nin,
+    size_t nout)
 {
 	(void)dev;
 	(void)h;
@@ -126,6 +133,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	(void)scrunch;
 	(void)ndms;
 	(void)kill;
+	(void)shifts;
 	(void)nin;
 	(void)nout;
 	*plan = NULL;

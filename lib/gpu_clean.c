@@ -21,6 +21,12 @@ sps_gpu_clean_bytes(const struct sps_header *h, size_t maxspectra)
 
 #ifndef SPS_HAVE_CUDA
 
+void
+sps_gpu_clean_preload(int dev)
+{
+	(void)dev;
+}
+
 enum sps_err
 sps_gpu_clean_create(struct sps_gpu_clean **g, int dev,
     const struct sps_header *h, size_t maxspectra)

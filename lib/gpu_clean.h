@@ -32,6 +32,10 @@ extern "C" {
 
 struct sps_gpu_clean;
 
+/* The cleaning's kernels loaded on device dev by a thread of their own,
+ * as sps_gpu_dedisp_preload loads the dedispersion's. */
+void sps_gpu_clean_preload(int dev);
+
 /* For spectra of h (one IF, a whole number of bytes each) in runs of at
  * most maxspectra, on device dev. */
 enum sps_err sps_gpu_clean_create(struct sps_gpu_clean **g, int dev,
