@@ -72,6 +72,7 @@ run(void *arg)
 {
 	struct sps_bytewriter *w = arg;
 	int i = 0, failed;
+	double t0;
 
 	/* the header, before the blocks: the stream's buffer emptied */
 	if (w->fd >= 0 && fflush(w->f) != 0)
@@ -86,8 +87,11 @@ run(void *arg)
 		}
 		failed = w->err != 0;
 		pthread_mutex_unlock(&w->mu);
+		t0 = sps_clock();
 		if (!failed && (failed = write_slot(w, i)) == 0)
 			w->written += w->bytes[i];
+		sps_trace("stream: %zu MB written in %.1f ms", w->bytes[i] >> 20,
+		    (sps_clock() - t0) * 1e3);
 		pthread_mutex_lock(&w->mu);
 		if (failed && w->err == 0)
 			w->err = failed;
@@ -207,15 +211,19 @@ enum sps_err
 sps_bytewriter_copy(struct sps_bytewriter *w, const void *data, size_t bytes)
 {
 	struct sps_dmtime_scratch *buf = NULL;
+	double t0 = sps_clock(), t1;
 	enum sps_err e;
 
 	if ((e = sps_bytewriter_next(w, &buf)) != SPS_OK)
 		return e;
+	t1 = sps_clock();
 	if (sps_dmtime_scratch_room(buf, bytes) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory for a block of %zu "
 		    "bytes to write", bytes);
 	copy_parallel(buf->raw, data, bytes);
 	sps_bytewriter_submit(w, buf->raw, bytes);
+	sps_trace("stream: a block copied in %.1f ms after %.1f ms waiting "
+	    "for the writer", (sps_clock() - t1) * 1e3, (t1 - t0) * 1e3);
 	return SPS_OK;
 }
 
