@@ -1,10 +1,23 @@
 /* devices.c: the GPU utility layer of a build without CUDA (see
  * devices.h): no device, and ordinary memory where page-locked memory is
- * asked for; with SPS_HAVE_CUDA, kernels/devices.cu provides it instead. */
+ * asked for; with SPS_HAVE_CUDA, kernels/devices.cu provides it instead.
+ * The work queues, only an environment variable, are set here in any
+ * build. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "devices.h"
 
+void
+sps_device_queues(int n)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", n);
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", v, 0);
+}
+
 #ifndef SPS_HAVE_CUDA
-#include <stdlib.h>
 
 static enum sps_err
 no_cuda(void)

@@ -37,6 +37,15 @@ struct sps_device {
  * driver), or SPS_EUSAGE when the library was built without CUDA. */
 enum sps_err sps_device_list(struct sps_device *dev, int max, int *n);
 
+/* The work queues each CUDA context of this process opens to a device
+ * (CUDA_DEVICE_MAX_CONNECTIONS), n unless the environment sets them; to
+ * be called before the first CUDA call.  A context takes the longer to
+ * make the more it opens (on an H100 0.18 s for 2, 0.25 s for CUDA's
+ * 8, and twice that when another process makes one at once, as the
+ * tools of a pipe do), and a stream kept busy beside others wants one
+ * of its own.  Any build: it only sets the environment. */
+void sps_device_queues(int n);
+
 /* Make dev the device of this thread's CUDA calls (and start its
  * context: a few tenths of a second the first time). */
 enum sps_err sps_device_select(int dev);

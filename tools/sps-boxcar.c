@@ -371,6 +371,7 @@ main(int argc, char **argv)
 	struct run r;
 
 	cli_init("sps-boxcar", argv);
+	sps_device_queues(2);	/* the search's stream, and copies */
 	memset(&r, 0, sizeof(r));
 	parse_options(&r.o, argc, argv);
 	if (r.o.search.want_plane)

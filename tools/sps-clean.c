@@ -15,6 +15,7 @@
 #include "cleanstream.h"
 #include "cli.h"
 #include "dedisp_engine.h"
+#include "devices.h"
 #include "help.h"
 #include "killmask.h"
 #include "psrfits.h"
@@ -132,6 +133,7 @@ main(int argc, char **argv)
 	int to_stdout;
 
 	cli_init("sps-clean", argv);
+	sps_device_queues(2);	/* copies in, the cleaning's kernels */
 	parse_options(argc, argv, &opt);
 	cli_binary_output(opt.output);
 	cli_check(sps_reader_open(&r, opt.input), NULL);

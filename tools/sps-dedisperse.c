@@ -10,6 +10,7 @@
 #include "dedisp_engine.h"
 #include "dedisp_out.h"
 #include "dedisperse.h"
+#include "devices.h"
 #include "help.h"
 #include "killmask.h"
 #include "plan.h"
@@ -339,6 +340,7 @@ main(int argc, char **argv)
 	size_t n;
 
 	cli_init("sps-dedisperse", argv);
+	sps_device_queues(3);	/* copies in, kernels, copies out */
 	parse_options(&o, argc, argv);
 	if (o.prefix == NULL)
 		cli_binary_output(NULL);
