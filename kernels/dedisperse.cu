@@ -413,15 +413,19 @@ gpu_level_rows(const struct sps_gpu_dedisp *p, int k, int *is_u8)
 }
 
 static enum sps_err
-upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts)
+upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts,
+    struct gpu_copy *copy)
 {
+	size_t bytes = (size_t)p->ndms * p->nlive * sizeof(int);
 	enum sps_err e;
 
 	if ((e = gpu_upload(p, (void **)&p->d_live, live, p->nlive *
-	    sizeof(int), "channel list")) != SPS_OK)
+	    sizeof(int), "channel list")) != SPS_OK ||
+	    (e = gpu_alloc(p, (void **)&p->d_shifts, bytes, "shift table")) !=
+	    SPS_OK)
 		return e;
-	return gpu_upload(p, (void **)&p->d_shifts, shifts, (size_t)p->ndms *
-	    p->nlive * sizeof(int), "shift table");
+	gpu_copy_start(copy, p->dev, p->d_shifts, shifts, bytes);
+	return SPS_OK;
 }
 
 static enum sps_err
@@ -431,6 +435,8 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 {
 	int *live = (int *)malloc(h->nchans * sizeof(int)), *own = NULL;
 	const int *shifts = given;
+	struct gpu_copy copy;
+	enum sps_err ce;
 	double *freq = (double *)malloc(h->nchans * sizeof(double)), fref;
 	enum sps_err e;
 	int d, fmax_s = 1;
@@ -452,12 +458,17 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		e = sps_fail(SPS_ENOMEM, "out of memory");
 	sps_trace("GPU dedispersion: shift table %s", given != NULL ?
 	    "the CPU plan's" : "made");
-	if (e == SPS_OK)
-		e = upload_tables(p, live, shifts);
-	sps_trace("GPU dedispersion: tables uploaded");
-	if (e == SPS_OK && p->u8_rows)
-		e = gpu_direct_plan(p, shifts);
-	sps_trace("GPU dedispersion: direct plan made");
+	/* the shift table goes over (some 50 MB) while the direct plan is
+	 * made from it */
+	if (e == SPS_OK && (e = upload_tables(p, live, shifts, &copy)) ==
+	    SPS_OK) {
+		if (p->u8_rows)
+			e = gpu_direct_plan(p, shifts);
+		sps_trace("GPU dedispersion: direct plan made");
+		if ((ce = gpu_copy_wait(&copy)) != SPS_OK && e == SPS_OK)
+			e = ce;
+		sps_trace("GPU dedispersion: tables uploaded");
+	}
 	free(live);
 	free(freq);
 	free(own);

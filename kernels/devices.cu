@@ -127,6 +127,50 @@ gpu_stream_create_first(cudaStream_t *s)
 	return SPS_OK;
 }
 
+/* ---- copies made beside the caller ---- */
+
+/* On a stream of its own: the legacy stream's copies, the caller's,
+ * would wait for it. */
+static void *
+run_copy(void *arg)
+{
+	struct gpu_copy *c = (struct gpu_copy *)arg;
+	cudaStream_t s;
+
+	if ((c->code = cudaSetDevice(c->dev)) != cudaSuccess ||
+	    (c->code = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) !=
+	    cudaSuccess)
+		return NULL;
+	if ((c->code = cudaMemcpyAsync(c->dst, c->src, c->bytes,
+	    cudaMemcpyHostToDevice, s)) == cudaSuccess)
+		c->code = cudaStreamSynchronize(s);
+	cudaStreamDestroy(s);
+	return NULL;
+}
+
+void
+gpu_copy_start(struct gpu_copy *c, int dev, void *dst, const void *src,
+    size_t bytes)
+{
+	c->dev = dev;
+	c->dst = dst;
+	c->src = src;
+	c->bytes = bytes;
+	c->running = pthread_create(&c->tid, NULL, run_copy, c) == 0;
+	if (!c->running)
+		run_copy(c);
+}
+
+enum sps_err
+gpu_copy_wait(struct gpu_copy *c)
+{
+	if (c->running)
+		pthread_join(c->tid, NULL);
+	c->running = 0;
+	CHECK(c->code);
+	return SPS_OK;
+}
+
 /* ---- kernels loaded ahead ---- */
 
 #define PRELOADS	4	/* threads at once, one a kernel file's set */

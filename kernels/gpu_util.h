@@ -7,6 +7,7 @@
 #ifndef SPS_GPU_UTIL_H
 #define SPS_GPU_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include <cuda_runtime.h>
@@ -57,6 +58,23 @@ enum sps_err gpu_stream_create_first(cudaStream_t *s);
  * gpu_preload_wait waits for them now. */
 void gpu_preload(int dev, enum sps_err (*load)(void));
 void gpu_preload_wait(void);
+
+/* A copy of bytes from host memory src (pageable: a copy from it holds
+ * the host till it ends) to device memory dst on device dev, made by a
+ * thread of its own while the caller goes on (by the caller, if no
+ * thread can be had); gpu_copy_wait waits for it, and says whether it
+ * failed.  src stays as it is till then. */
+struct gpu_copy {
+	pthread_t	 tid;
+	int		 dev, running;
+	void		*dst;
+	const void	*src;
+	size_t		 bytes;
+	cudaError_t	 code;
+};
+void gpu_copy_start(struct gpu_copy *c, int dev, void *dst, const void *src,
+    size_t bytes);
+enum sps_err gpu_copy_wait(struct gpu_copy *c);
 
 /* Kernels k[0..n) loaded now. */
 enum sps_err gpu_load_kernels(const void *const *k, size_t n);

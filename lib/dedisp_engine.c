@@ -41,6 +41,9 @@ struct sps_dedisp_engine {
 						 * reserved
 						 * while the device starts */
 	size_t			 pre_bytes[4];
+	int			 locked[4];	/* pre[i] page-locked */
+	pthread_t		 locker;	/* page-locks them */
+	int			 locking;	/* locker to be joined */
 	int			*shifts;	/* the CPU plan's shift table,
 						 * made while the device
 						 * starts, for the GPU plan */
@@ -124,6 +127,7 @@ struct plan_job {
 
 static void reserve_inputs(struct sps_dedisp_engine *e,
     const struct sps_dedisp_plan *cpu);
+static void lock_reserved_start(struct sps_dedisp_engine *e);
 
 static void *
 run_plan_job(void *arg)
@@ -162,6 +166,8 @@ make_cpu_plan(struct sps_dedisp_engine *e, const double *dms,
 		if (sps_device_memory(e->o.device, &free_dev, &total) != SPS_OK)
 			job.no_device = 1;
 		pthread_join(tid, NULL);
+		if (!job.no_device)
+			lock_reserved_start(e);
 	}
 	e->cpu = job.cpu;
 	if (job.e != SPS_OK)
@@ -316,17 +322,49 @@ reserve_inputs(struct sps_dedisp_engine *e, const struct sps_dedisp_plan *cpu)
 			e->pre[i] = NULL;
 }
 
+/* The reserved gulps page-locked by a thread of their own while the
+ * GPU plan is made (some 10 ms for case A's two input gulps); a failure
+ * leaves one to gpu_buffer. */
+static void *
+lock_reserved(void *arg)
+{
+	struct sps_dedisp_engine *e = arg;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		e->locked[i] = e->pre[i] != NULL && sps_device_host_register(
+		    e->pre[i], e->pre_bytes[i], i < 2 ? "input gulps" :
+		    "output gulps") == SPS_OK;
+	return NULL;
+}
+
+static void
+lock_reserved_start(struct sps_dedisp_engine *e)
+{
+	e->locking = pthread_create(&e->locker, NULL, lock_reserved, e) == 0;
+}
+
+static void
+locked_wait(struct sps_dedisp_engine *e)
+{
+	if (e->locking)
+		pthread_join(e->locker, NULL);
+	e->locking = 0;
+}
+
 /* Gulp buffer i (in[0], in[1], out[0], out[1]) of bytes, for what: a
- * reserved one, page-locked now, or a new one. */
+ * reserved one, page-locked already or now, or a new one. */
 static enum sps_err
 gpu_buffer(struct sps_dedisp_engine *e, int i, size_t bytes, void **buf,
     const char *what)
 {
-	if (e->pre[i] != NULL && bytes <= e->pre_bytes[i] &&
+	locked_wait(e);
+	if (e->pre[i] != NULL && bytes <= e->pre_bytes[i] && (e->locked[i] ||
 	    sps_device_host_register(e->pre[i], e->pre_bytes[i], what) ==
-	    SPS_OK) {
+	    SPS_OK)) {
 		*buf = e->pre[i];
 		e->pre[i] = NULL;
+		e->locked[i] = 0;
 		return SPS_OK;
 	}
 	return sps_device_host_alloc(buf, bytes, what);
@@ -459,9 +497,14 @@ drop_reserved(struct sps_dedisp_engine *e)
 {
 	int i;
 
+	locked_wait(e);
 	for (i = 0; i < 4; i++) {
-		free(e->pre[i]);
+		if (e->locked[i])
+			sps_device_host_free(e->pre[i]);
+		else
+			free(e->pre[i]);
 		e->pre[i] = NULL;
+		e->locked[i] = 0;
 	}
 }
 
