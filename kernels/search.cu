@@ -143,11 +143,13 @@ window_at(const struct dstate *d, const struct dtrial *t, uint64_t j)
 	return d->buf + t->off + (size_t)(j % (uint64_t)d->nslots) * t->win;
 }
 
-/* dst[i] = src[i] for i = first, first + step, ... below n, four loads
- * in flight a thread: one at a time, each waits on device memory. */
+/* dst[i] = src[i], and f(src[i]), for i = first, first + step, ...
+ * below n, four loads in flight a thread: one at a time, each waits on
+ * device memory. */
+template <class F>
 __device__ static void
 copy_strided(float *__restrict__ dst, const float *__restrict__ src,
-    size_t n, size_t first, size_t step)
+    size_t n, size_t first, size_t step, F &f)
 {
 	size_t i;
 
@@ -159,15 +161,29 @@ copy_strided(float *__restrict__ dst, const float *__restrict__ src,
 		dst[i + step] = v1;
 		dst[i + 2 * step] = v2;
 		dst[i + 3 * step] = v3;
+		f(v0);
+		f(v1);
+		f(v2);
+		f(v3);
 	}
-	for (; i < n; i += step)
-		dst[i] = src[i];
+	for (; i < n; i += step) {
+		float v = src[i];
+
+		dst[i] = v;
+		f(v);
+	}
 }
+
+/* copy_strided's f for a copy alone. */
+struct no_use {
+	__device__ void operator()(float) const {}
+};
 
 /* dst[0..n) = src[0..n) by the block, dst 16-byte aligned, f(v) for
  * each value: four float4 loads in flight a thread where src is aligned
  * too (the block's loads then keep device memory busy; each thread's
- * values in span_each's order), else copy_strided's. */
+ * values in span_each's order), else copy_strided's (one read of each
+ * value too). */
 template <class F>
 __device__ static void
 copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n,
@@ -178,9 +194,7 @@ copy_window(float *__restrict__ dst, const float *__restrict__ src, size_t n,
 	unsigned n4 = (unsigned)(n / 4);
 
 	if (((uintptr_t)src & 15) != 0) {
-		copy_strided(dst, src, n, threadIdx.x, blockDim.x);
-		for (size_t k = threadIdx.x; k < n; k += blockDim.x)
-			f(src[k]);
+		copy_strided(dst, src, n, threadIdx.x, blockDim.x, f);
 		return;
 	}
 	float4_rounds<4>(s4, n4, [&](unsigned q, float4 v) {
@@ -861,11 +875,12 @@ copy_in_kernel(struct dstate d, const float *block, const size_t *inoff,
 	const struct dtrial tr = d.trial[blockIdx.y], *t = &tr;
 	size_t cnt = nbase_part / (size_t)t->f;
 	uint64_t at = at_base / (uint64_t)t->f;
+	struct no_use none;
 
 	copy_strided(window_at(&d, t, at / t->win) + at % t->win, block +
 	    inoff[blockIdx.y] + from_base / (uint64_t)t->f, cnt,
 	    blockIdx.x * blockDim.x + threadIdx.x,
-	    (size_t)gridDim.x * blockDim.x);
+	    (size_t)gridDim.x * blockDim.x, none);
 }
 
 /* An 8- or 16-bit stream's sample i of a trial whose scale and offset
