@@ -888,7 +888,7 @@ sps_gpu_dedisp_submit(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	p->last = (p->head + p->queued) % 2;
 	p->queued++;
 	if ((e = run_kernels(p, s)) != SPS_OK ||
-	    (e = gpu_pack_gulp(p, s)) != SPS_OK)
+	    (e = gpu_pack_gulp(p, s, p->s_run)) != SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(s->out_ready, p->s_run));
 	CHECK(cudaStreamWaitEvent(p->s_out, s->out_ready, 0));
@@ -931,6 +931,27 @@ sps_gpu_dedisp_stage(struct sps_gpu_dedisp *p, const unsigned char *raw,
 	return SPS_OK;
 }
 
+/* A gulp queued before the packing was asked for (sps-dedisperse asks
+ * once the first block has set the scale: the second gulp is on its way
+ * by then) packed now, from its floats still in the slot, on the copies'
+ * stream: beside the next gulp's kernels, not after them.  The host's
+ * packing of its blocks took some 20 ms each. */
+static enum sps_err
+late_pack(struct sps_gpu_dedisp *p, struct gpu_slot *s)
+{
+	enum sps_err e;
+
+	if (p->pack_bits == 0 || s->packed_bytes > 0 || s->out == NULL)
+		return SPS_OK;
+	if ((e = gpu_pack_gulp(p, s, p->s_in)) != SPS_OK ||
+	    s->packed_bytes == 0)
+		return e;
+	CHECK(cudaMemcpyAsync(s->out, s->d_packed, s->packed_bytes,
+	    cudaMemcpyDeviceToHost, p->s_in));
+	CHECK(cudaStreamSynchronize(p->s_in));
+	return SPS_OK;
+}
+
 extern "C" enum sps_err
 sps_gpu_dedisp_wait(struct sps_gpu_dedisp *p, double *kernel_ms)
 {
@@ -946,7 +967,7 @@ sps_gpu_dedisp_wait(struct sps_gpu_dedisp *p, double *kernel_ms)
 	CHECK(cudaEventElapsedTime(&ms, s->k_start, s->k_stop));
 	if (kernel_ms != NULL)
 		*kernel_ms = ms;
-	return SPS_OK;
+	return late_pack(p, s);
 }
 
 extern "C" enum sps_err

@@ -168,7 +168,8 @@ enum sps_err gpu_alloc(struct sps_gpu_dedisp *p, void **ptr, size_t bytes,
 
 /* Queue the packing of slot s's gulp after its kernels, where the plan
  * packs (sps_gpu_dedisp_pack); s->packed_bytes says whether it did. */
-enum sps_err gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s);
+enum sps_err gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s,
+    cudaStream_t st);
 enum sps_err gpu_pack_load(void);	/* its kernel loaded (gpu_preload) */
 
 /* gpu_alloc, then bytes copied from host. */

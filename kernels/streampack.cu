@@ -139,11 +139,11 @@ sps_gpu_dedisp_pack(struct sps_gpu_dedisp *p, int nbits, double scale,
 	return e;
 }
 
-/* Queue the packing of slot s's gulp on the kernels' stream, when asked
- * and when the packed gulp fits where the floats would go on the host;
+/* Queue the packing of slot s's gulp on stream st, when asked and when
+ * the packed gulp fits where the floats would go on the host;
  * s->packed_bytes 0 leaves it floats. */
 enum sps_err
-gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s)
+gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s, cudaStream_t st)
 {
 	size_t block_bytes, bytes;
 	enum sps_err e;
@@ -167,12 +167,11 @@ gpu_pack_gulp(struct sps_gpu_dedisp *p, struct gpu_slot *s)
 	if (s->d_clipped == NULL && (e = gpu_alloc(p, (void **)&s->d_clipped,
 	    sizeof(*s->d_clipped), "the clipped count")) != SPS_OK)
 		return e;
-	CHECK(cudaMemsetAsync(s->d_clipped, 0, sizeof(*s->d_clipped),
-	    p->s_run));
+	CHECK(cudaMemsetAsync(s->d_clipped, 0, sizeof(*s->d_clipped), st));
 	grid = dim3((unsigned)((s->layout.block + PACK_CHUNK - 1) /
 	    PACK_CHUNK), (unsigned)p->ndms, (unsigned)(s->layout.nfull +
 	    (s->nout % s->layout.block != 0)));
-	pack_kernel<<<grid, PACK_NT, 0, p->s_run>>>(s->d_out, s->layout,
+	pack_kernel<<<grid, PACK_NT, 0, st>>>(s->d_out, s->layout,
 	    s->nout, p->d_pack, p->pack_bits, s->d_packed, block_bytes,
 	    s->d_clipped);
 	CHECK_LAUNCH("pack_kernel");
