@@ -14,7 +14,6 @@
 #include "gpu_plan.h"
 extern "C" {
 #include "clock.h"
-#include "dmdelay.h"
 }
 
 #define TILE		32	/* unpack tile: samples x channels */
@@ -270,40 +269,16 @@ gather_sum_f32(const float *rows, size_t stride, const int *rowmap,
 
 static enum sps_err
 plan_channels(struct sps_gpu_dedisp *p, const struct sps_header *h,
-    const unsigned char *kill, int *live, double *freq, double *fref)
+    const unsigned char *kill, int *live)
 {
 	int c;
 
-	*fref = -INFINITY;
 	for (c = 0; c < h->nchans; c++)
-		*fref = fmax(*fref, sps_channel_freq(h, c));
-	for (c = 0; c < h->nchans; c++) {
-		if (kill != NULL && kill[c])
-			continue;
-		live[p->nlive] = c;
-		freq[p->nlive++] = sps_channel_freq(h, c);
-	}
+		if (kill == NULL || !kill[c])
+			live[p->nlive++] = c;
 	if (p->nlive == 0)
 		return sps_fail(SPS_EVALUE, "every channel is killed");
 	return SPS_OK;
-}
-
-/* Shifts from the one delay function, as the CPU path computes them. */
-static int *
-make_shifts(const struct sps_gpu_dedisp *p, const struct sps_header *h,
-    const double *dms, const double *freq, double fref)
-{
-	int *s = (int *)malloc((size_t)p->ndms * p->nlive * sizeof(int));
-	int d, c;
-
-	if (s == NULL)
-		return NULL;
-#pragma omp parallel for private(c) schedule(static)
-	for (d = 0; d < p->ndms; d++)
-		for (c = 0; c < p->nlive; c++)
-			s[(size_t)d * p->nlive + c] = (int)sps_dm_delay_samples(
-			    dms[d], freq[c], fref, h->tsamp * p->scrunch[d]);
-	return s;
 }
 
 typedef void (*u8_kernel)(const uint4 *, size_t, size_t, const int *, int,
@@ -428,23 +403,20 @@ upload_tables(struct sps_gpu_dedisp *p, const int *live, const int *shifts,
 	return SPS_OK;
 }
 
+/* The plan's tables on the device; shifts, the CPU plan's, goes over
+ * (some 50 MB) while the direct plan is made from it. */
 static enum sps_err
 setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
-    const double *dms, const int *scrunch, const unsigned char *kill,
-    const int *given)
+    const int *scrunch, const unsigned char *kill, const int *shifts)
 {
-	int *live = (int *)malloc(h->nchans * sizeof(int)), *own = NULL;
-	const int *shifts = given;
+	int *live = (int *)malloc(h->nchans * sizeof(int));
 	struct gpu_copy copy;
-	enum sps_err ce;
-	double *freq = (double *)malloc(h->nchans * sizeof(double)), fref;
-	enum sps_err e;
+	enum sps_err e, ce;
 	int d, fmax_s = 1;
 
 	p->scrunch = (int *)malloc(p->ndms * sizeof(int));
-	if (live == NULL || freq == NULL || p->scrunch == NULL) {
+	if (live == NULL || p->scrunch == NULL) {
 		free(live);
-		free(freq);
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	}
 	for (d = 0; d < p->ndms; d++) {
@@ -452,16 +424,8 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		fmax_s = p->scrunch[d] > fmax_s ? p->scrunch[d] : fmax_s;
 	}
 	p->nlevels = sps_ceil_log2(fmax_s) + 1;
-	e = plan_channels(p, h, kill, live, freq, &fref);
-	if (e == SPS_OK && shifts == NULL && (shifts = own = make_shifts(p, h,
-	    dms, freq, fref)) == NULL)
-		e = sps_fail(SPS_ENOMEM, "out of memory");
-	sps_trace("GPU dedispersion: shift table %s", given != NULL ?
-	    "the CPU plan's" : "made");
-	/* the shift table goes over (some 50 MB) while the direct plan is
-	 * made from it */
-	if (e == SPS_OK && (e = upload_tables(p, live, shifts, &copy)) ==
-	    SPS_OK) {
+	if ((e = plan_channels(p, h, kill, live)) == SPS_OK &&
+	    (e = upload_tables(p, live, shifts, &copy)) == SPS_OK) {
 		if (p->u8_rows)
 			e = gpu_direct_plan(p, shifts);
 		sps_trace("GPU dedispersion: direct plan made");
@@ -470,8 +434,6 @@ setup(struct sps_gpu_dedisp *p, const struct sps_header *h,
 		sps_trace("GPU dedispersion: tables uploaded");
 	}
 	free(live);
-	free(freq);
-	free(own);
 	return e;
 }
 
@@ -551,9 +513,8 @@ sps_gpu_dedisp_preload(int dev)
 
 extern "C" enum sps_err
 sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
-    const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, const int *shifts, size_t nin,
-    size_t nout)
+    const struct sps_header *h, const int *scrunch, int ndms,
+    const unsigned char *kill, const int *shifts, size_t nin, size_t nout)
 {
 	struct sps_gpu_dedisp *p;
 	enum sps_err e;
@@ -587,7 +548,7 @@ sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
 	if ((e = gpu_stream_create_first(&p->s_in)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_run)) != SPS_OK ||
 	    (e = gpu_stream_create(&p->s_out)) != SPS_OK ||
-	    (e = setup(p, h, dms, scrunch, kill, shifts)) != SPS_OK ||
+	    (e = setup(p, h, scrunch, kill, shifts)) != SPS_OK ||
 	    (e = alloc_levels(p)) != SPS_OK)
 		return e;
 	sps_trace("GPU dedispersion: levels allocated");

@@ -399,8 +399,8 @@ share_tables(struct sps_dedisp_engine *e)
  * gulp up to aim_gulp's (a power of 2 times the block) that fits in 3/4
  * of the free device memory and half the available host memory. */
 static enum sps_err
-make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
-    const int *scrunch, const unsigned char *kill)
+make_gpu_plan(struct sps_dedisp_engine *e, const int *scrunch,
+    const unsigned char *kill)
 {
 	size_t free_dev = 0, total = 0, host = available_memory(), first;
 	char why[sizeof(e->note) - 64] = "";
@@ -409,14 +409,16 @@ make_gpu_plan(struct sps_dedisp_engine *e, const double *dms,
 	if ((err = sps_device_memory(e->o.device, &free_dev, &total)) !=
 	    SPS_OK)
 		return err;
+	if (e->shifts == NULL &&	/* not made beside the device's start */
+	    (e->shifts = sps_dedisp_shift_table(e->cpu)) == NULL)
+		return sps_fail(SPS_ENOMEM, "out of memory");
 	first = e->gulp = e->o.fixed_gulp ? e->block :
 	    longest_gulp(&e->r->hdr, e->r->nsamples, e->max_delay, e->block,
 	    e->o.plan.algo);
 	for (;;) {
 		err = sps_gpu_dedisp_create(&e->gpu, e->o.device, &e->r->hdr,
-		    dms, scrunch, e->ntrials, kill, e->shifts, e->gulp +
-		    e->max_delay +
-		    clean_extra(&e->o), e->gulp);
+		    scrunch, e->ntrials, kill, e->shifts, e->gulp +
+		    e->max_delay + clean_extra(&e->o), e->gulp);
 		if (err == SPS_OK)
 			err = share_tables(e);
 		if (err != SPS_OK && why[0] == '\0')
@@ -454,8 +456,8 @@ use_cpu(struct sps_dedisp_engine *e)
  * is usable (else the CPU: without a device silently, else the reason
  * in the note). */
 static enum sps_err
-choose_engine(struct sps_dedisp_engine *e, const double *dms,
-    const int *scrunch, const unsigned char *kill)
+choose_engine(struct sps_dedisp_engine *e, const int *scrunch,
+    const unsigned char *kill)
 {
 	struct sps_device dev;
 	enum sps_err err;
@@ -472,7 +474,7 @@ choose_engine(struct sps_dedisp_engine *e, const double *dms,
 		    "DAT_SCL and DAT_OFFS): use the CPU", e->o.device,
 		    e->r->name);
 	e->unit = sps_spectrum_bytes(&e->r->hdr);	/* raw bytes go over */
-	err = make_gpu_plan(e, dms, scrunch, kill);
+	err = make_gpu_plan(e, scrunch, kill);
 	free(e->shifts);
 	e->shifts = NULL;
 	sps_trace("dedispersion: GPU plan made");
@@ -587,7 +589,7 @@ setup(struct sps_dedisp_engine *e, const double *dms, const int *scrunch,
 	if (e->o.on_device && e->o.engine != SPS_ENGINE_GPU)
 		return sps_fail(SPS_EUSAGE, "blocks on the device need the GPU "
 		    "engine");
-	if ((err = choose_engine(e, dms, scrunch, kill)) != SPS_OK)
+	if ((err = choose_engine(e, scrunch, kill)) != SPS_OK)
 		return err;
 	sps_trace("dedispersion: %s engine, gulps of %zu", e->gpu != NULL ?
 	    "GPU" : "CPU", e->gulp);

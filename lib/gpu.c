@@ -123,13 +123,11 @@ sps_gpu_dedisp_preload(int dev)
 
 enum sps_err
 sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
-    const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, const int *shifts, size_t nin,
-    size_t nout)
+    const struct sps_header *h, const int *scrunch, int ndms,
+    const unsigned char *kill, const int *shifts, size_t nin, size_t nout)
 {
 	(void)dev;
 	(void)h;
-	(void)dms;
 	(void)scrunch;
 	(void)ndms;
 	(void)kill;

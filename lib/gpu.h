@@ -34,14 +34,13 @@ extern "C" {
 
 struct sps_gpu_dedisp;
 
-/* Plan for blocks of nin spectra giving nout samples, on device dev;
- * shifts, if not NULL, is the CPU plan's sps_dedisp_shift_table (made
- * here otherwise).  SPS_EIO naming the failing CUDA call (no device, out
- * of memory). */
+/* Plan for blocks of nin spectra giving nout samples, on device dev,
+ * of the ndms trials whose shifts are the CPU plan's
+ * sps_dedisp_shift_table (dedisperse.h).  SPS_EIO naming the failing
+ * CUDA call (no device, out of memory). */
 enum sps_err sps_gpu_dedisp_create(struct sps_gpu_dedisp **plan, int dev,
-    const struct sps_header *h, const double *dms, const int *scrunch,
-    int ndms, const unsigned char *kill, const int *shifts, size_t nin,
-    size_t nout);
+    const struct sps_header *h, const int *scrunch, int ndms,
+    const unsigned char *kill, const int *shifts, size_t nin, size_t nout);
 
 /* The kernels of a plan loaded on device dev by a thread of their own,
  * while the caller sets up (CUDA loads a kernel at its first use, and,
