@@ -478,9 +478,9 @@ choose_engine(struct sps_dedisp_engine *e, const int *scrunch,
 	free(e->shifts);
 	e->shifts = NULL;
 	sps_trace("dedispersion: GPU plan made");
-	if (err == SPS_OK && (e->clean == NULL || (err = sps_gpu_clean_create(&e->gclean,
-	    e->o.device, &e->r->hdr, e->gulp + e->max_delay +
-	    clean_extra(&e->o))) == SPS_OK)) {
+	if (err == SPS_OK && (e->clean == NULL ||
+	    (err = sps_gpu_clean_create(&e->gclean, e->o.device, &e->r->hdr,
+	    e->gulp + e->max_delay + clean_extra(&e->o))) == SPS_OK)) {
 		e->extra = clean_extra(&e->o);
 		return SPS_OK;
 	}
