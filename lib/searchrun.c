@@ -162,6 +162,9 @@ sps_searchrun_create(struct sps_searchrun **sp, struct sps_reader *r,
 	enum sps_err e;
 
 	*sp = NULL;
+	/* before the first CUDA call: copies in, dedispersion, copies out,
+	 * the search */
+	sps_device_queues(4);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return sps_fail(SPS_ENOMEM, "out of memory");
 	s->r = r;

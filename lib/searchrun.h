@@ -55,7 +55,8 @@ size_t sps_searchrun_block(size_t block, int gpu);
 
 /* For the input of r (open, its header read) at the trials of plan,
  * leaving out the channels of o->killfile and o->ignorechan
- * (sps_killmask_make). */
+ * (sps_killmask_make).  It sets the process's CUDA work queues
+ * (sps_device_queues): to come before the process's first CUDA call. */
 enum sps_err sps_searchrun_create(struct sps_searchrun **s,
     struct sps_reader *r, const struct sps_plan *plan,
     const struct sps_searchrun_opts *o);

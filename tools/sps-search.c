@@ -12,7 +12,6 @@
 #include "cleanopts.h"
 #include "clock.h"
 #include "cli.h"
-#include "devices.h"
 #include "help.h"
 #include "plot.h"
 #include "plotsearch.h"
@@ -304,10 +303,6 @@ run_fused(const struct search_options *o)
 	double start = cli_now();
 	uint64_t ncand = 0;
 	int got;
-
-	/* copies in, dedispersion, copies out, the search (not for --pipe:
-	 * its tools choose their own) */
-	sps_device_queues(4);
 
 	cli_check(sps_reader_open(&r, o->input), NULL);
 	sps_trace("input opened");
