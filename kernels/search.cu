@@ -1676,10 +1676,10 @@ advance(struct sps_gpu_search *g)
 	    SPS_OK)
 		return e;
 	CHECK(cudaEventRecord(g->k1, g->s));
-	if (g->nsearch > j0 && (e = windows_found(g, j0, g->nsearch)) !=
-	    SPS_OK)
+	/* timed before an overflow's re-run records k0 and k1 again */
+	if ((e = add_kernel_time(g)) != SPS_OK)
 		return e;
-	return add_kernel_time(g);
+	return g->nsearch > j0 ? windows_found(g, j0, g->nsearch) : SPS_OK;
 }
 
 /* Trial i's part of a block of n base samples starts at inoff[i]. */
